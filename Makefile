@@ -1,0 +1,41 @@
+# The two commands of the quickstart: `make demo` and `make test`.
+# Both create .venv when it is missing and need only Python >= 3.11 and make.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+DEMO   ?= examples/tournaments/kalah-quick.toml
+
+.PHONY: demo test lint typecheck unit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask]'
+	touch $@ $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	$(BIN)/mindgames tournament $(DEMO) --out runs/demo --seed 1
+
+test: $(VENV)/.installed-dev lint typecheck unit
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy core
+
+unit: $(VENV)/.installed-dev
+	MINDGAMES_STRICT_PLUGINS=1 $(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-dev
+	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) runs build *.egg-info

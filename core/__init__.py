@@ -1,0 +1,58 @@
+"""mindgames: learn evaluation functions for two-player board games and measure them.
+
+A plugin author needs only ``from mindgames import hookimpl`` and the interfaces below.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from mindgames.errors import (
+    CapabilityError,
+    ConfigError,
+    IllegalMoveError,
+    MindgamesError,
+    ModelFileError,
+    NotationError,
+    UnknownNameError,
+)
+from mindgames.game import Encoding, Game, Move, State
+from mindgames.hookspecs import hookimpl
+from mindgames.learner import Learner, TrainingResult
+from mindgames.model import DIFFERENTIABLE, FITTABLE, PARAMETRIC, Evaluator, Model
+from mindgames.records import EncodingInfo, GameInfo, LearnerInfo, ModelInfo, SearcherInfo
+from mindgames.search import Searcher, SearchResult, SearchStats
+
+try:
+    __version__ = version("mindgames")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "DIFFERENTIABLE",
+    "FITTABLE",
+    "PARAMETRIC",
+    "CapabilityError",
+    "ConfigError",
+    "Encoding",
+    "EncodingInfo",
+    "Evaluator",
+    "Game",
+    "GameInfo",
+    "IllegalMoveError",
+    "Learner",
+    "LearnerInfo",
+    "MindgamesError",
+    "Model",
+    "ModelFileError",
+    "ModelInfo",
+    "Move",
+    "NotationError",
+    "SearchResult",
+    "SearchStats",
+    "Searcher",
+    "SearcherInfo",
+    "State",
+    "TrainingResult",
+    "UnknownNameError",
+    "__version__",
+    "hookimpl",
+]

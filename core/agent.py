@@ -1,0 +1,84 @@
+"""Agents: a searcher plus an evaluator, built from a spec string or a TOML table.
+
+Spec: ``SEARCHER[:option=value,...,eval=EVAL]`` where EVAL is ``@path/to/model.npz`` (a model
+file) or a model name played on that model's default encoding (``material``). In TOML, ``eval``
+may also be a table ``{model = "mlp", encoding = "raw32", seed = 1, hidden = [10]}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import numpy as np
+
+from mindgames.config import structure
+from mindgames.errors import ConfigError
+from mindgames.game import Game, State
+from mindgames.model import Evaluator
+from mindgames.registry import Registry
+from mindgames.search import Searcher, SearchResult
+from mindgames.spec import format_spec, parse_spec
+
+
+@attrs.frozen(eq=False)
+class Agent:
+    """What plays a game: a searcher with its options and an evaluator (or none)."""
+
+    name: str
+    searcher: Searcher
+    evaluator: Evaluator | None
+
+    def choose(self, game: Game, state: State, rng: np.random.Generator) -> SearchResult:
+        return self.searcher.search(game, state, self.evaluator, rng)
+
+
+def build_evaluator(
+    registry: Registry, game: Game, value: str | Mapping[str, Any], *, seed: int = 0
+) -> Evaluator:
+    """An evaluator from ``@file``, a model name, or a table with model, encoding and config."""
+    from mindgames.modelfile import load_evaluator
+
+    if isinstance(value, str):
+        if value.startswith("@"):
+            return load_evaluator(value[1:], registry, game)[1]
+        table: dict[str, Any] = {"model": value}
+    else:
+        table = dict(value)
+    kind = table.pop("model", None)
+    if not isinstance(kind, str):
+        raise ConfigError(f"eval {value!r}: expected a model name, '@file' or a table with 'model'")
+    info = registry.model_info(kind)
+    encoding_spec = table.pop("encoding", info.default_encoding)
+    seed = table.pop("seed", seed)
+    if encoding_spec is None:
+        raise ConfigError(f"eval {value!r}: model {kind!r} needs an encoding (give 'encoding')")
+    encoding = registry.encoding(game, encoding_spec)
+    config = structure(table, info.config, where=f"eval model {kind!r}")
+    model = info.create(config, encoding.columns, np.random.default_rng(seed))
+    return Evaluator(encoding, model)
+
+
+def build_agent(
+    registry: Registry, game: Game, spec: str | Mapping[str, Any], *, name: str | None = None
+) -> Agent:
+    """An agent from ``alphabeta:depth=4,eval=material`` or an equivalent table."""
+    if isinstance(spec, str):
+        searcher_name, options = parse_spec(spec)
+        label = name or spec
+    else:
+        options = dict(spec)
+        searcher_name = options.pop("searcher", None)
+        if not isinstance(searcher_name, str):
+            raise ConfigError(f"agent {name or spec!r}: expected 'searcher = NAME'")
+        label = name or format_spec(searcher_name, options)
+    eval_value = options.pop("eval", None)
+    info = registry.searcher_info(searcher_name)
+    searcher = structure(options, info.cls, where=f"agent {label!r}")
+    evaluator = None
+    if eval_value is not None:
+        evaluator = build_evaluator(registry, game, eval_value)
+    elif info.cls.needs_evaluator:
+        raise ConfigError(f"agent {label!r}: searcher {searcher_name!r} needs eval=...")
+    return Agent(label, searcher, evaluator)

@@ -1,0 +1,92 @@
+"""Game commands that work on any registered game: moves, perft, check-game."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from mindgames.cli.common import echo_json, position_lines
+from mindgames.errors import MindgamesError
+from mindgames.game import Game, State
+from mindgames.registry import get_registry
+
+
+def _position(game: Game, text: str | None) -> State:
+    return game.initial_state() if text is None else game.parse_position(text)
+
+
+def _move_texts(game: Game, state: State) -> list[str]:
+    return sorted(game.move_text(state, m) for m in game.legal_moves(state))
+
+
+@click.command()
+@click.argument("game_spec", metavar="GAME")
+@click.option("--position", help="Position text (FEN for draughts); default the start.")
+@click.option(
+    "--positions",
+    "positions_file",
+    type=click.Path(allow_dash=True),
+    help="File of positions, one a line ('-' for stdin): prints one JSON list a line.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+def moves(game_spec: str, position: str | None, positions_file: str | None, as_json: bool) -> None:
+    """Print every legal move of a position in the game's notation."""
+    game = get_registry().game(game_spec)
+    if positions_file is not None:
+        for number, line in position_lines(positions_file):
+            try:
+                echo_json(_move_texts(game, game.parse_position(line)))
+            except MindgamesError as exc:
+                echo_json({"error": str(exc), "line": number})
+        return
+    texts = _move_texts(game, _position(game, position))
+    if as_json:
+        echo_json(texts)
+    else:
+        for text in texts:
+            click.echo(text)
+
+
+@click.command()
+@click.argument("game_spec", metavar="GAME")
+@click.option("--depth", type=click.IntRange(0), required=True, help="Deepest ply to count.")
+@click.option("--position", help="Position text; default the start.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"counts": [...], "seconds": s}.')
+def perft(game_spec: str, depth: int, position: str | None, as_json: bool) -> None:
+    """Count the leaves of the full move tree at depths 1..N."""
+    game = get_registry().game(game_spec)
+    state = _position(game, position)
+    counts, start = [], time.perf_counter()
+    for d in range(1, depth + 1):
+        counts.append(game.perft(state, d))
+        if not as_json:
+            click.echo(f"depth {d}: {counts[-1]}")
+    seconds = time.perf_counter() - start
+    if as_json:
+        echo_json({"counts": counts, "seconds": round(seconds, 6)})
+    else:
+        click.echo(f"{seconds:.3f} s")
+
+
+@click.command("check-game")
+@click.argument("game_spec", metavar="GAME")
+@click.option("--playouts", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+def check_game_command(game_spec: str, playouts: int, seed: int) -> None:
+    """Run the conformance suite on a game: random playouts checking the Game contract."""
+    from mindgames.conformance import check_game
+
+    registry = get_registry()
+    game = registry.game(game_spec)
+    encodings = [registry.encoding(game, e.name) for e in registry.encodings_for(game.name)]
+    report = check_game(game, encodings, playouts=playouts, seed=seed)
+    for check in report.checks:
+        click.echo(f"ok  {check}")
+    click.echo(
+        f"{report.game}: {report.playouts} playouts, {report.positions} positions, "
+        f"encodings: {', '.join(report.encodings) or 'none'} -- conforms"
+    )
+
+
+COMMANDS = (moves, perft, check_game_command)

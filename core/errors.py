@@ -1,0 +1,55 @@
+"""The one exception hierarchy of mindgames: every user error is a ``MindgamesError``.
+
+The CLI prints a ``MindgamesError`` as one line and exits 2; any other exception is a bug and
+keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class MindgamesError(Exception):
+    """Base class of every error that a user can cause and fix."""
+
+
+class ConfigError(MindgamesError):
+    """A TOML config or a spec string does not describe a valid object."""
+
+
+class SpecError(ConfigError):
+    """A command-line spec string (``name:key=value,...``) is malformed."""
+
+
+class UnknownNameError(MindgamesError):
+    """A name that no installed plugin registered."""
+
+
+class PluginError(MindgamesError):
+    """A plugin failed to load or registered something invalid."""
+
+
+class DuplicateNameError(PluginError):
+    """Two plugins registered the same name for the same kind of component."""
+
+
+class CapabilityError(MindgamesError):
+    """A component needs a capability that another lacks (learner vs model, searcher vs game)."""
+
+
+class NotationError(MindgamesError):
+    """Text for a move or a position that cannot be parsed."""
+
+
+class IllegalMoveError(MindgamesError):
+    """A well-formed move that is not legal in the position."""
+
+
+class ModelFileError(MindgamesError):
+    """A model file that is truncated, corrupt, of an unknown version or for another game."""
+
+
+class GameRecordError(MindgamesError):
+    """A game record (PDN and friends) that cannot be read."""
+
+
+class ConformanceError(MindgamesError):
+    """A game that breaks the Game contract (found by ``mindgames check-game``)."""

@@ -1,0 +1,161 @@
+"""The Game interface: a stateless rules object with frozen parameters and immutable states.
+
+A concrete game is an ``@attrs.frozen`` class whose fields are its parameters
+(``Kalah(pits=6, seeds=4)``); its states are small hashable values (ints and tuples) that the
+game alone interprets. Moves are hashable values too. Every method is pure: it never mutates
+its arguments, which is what lets searchers and parallel workers share states freely.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+
+from mindgames.errors import IllegalMoveError
+
+State = Hashable
+Move = Hashable
+
+
+class Game(ABC):
+    """Rules of a two-player, zero-sum, perfect-information game.
+
+    Players are numbered 0 (moves first) and 1. Subclasses are frozen attrs classes; their
+    fields are the game parameters and are what a spec string such as ``kalah:pits=4`` sets.
+    """
+
+    #: registry name of the game, set by the class
+    name: ClassVar[str]
+    #: display names of player 0 and player 1, e.g. ("Black", "White")
+    player_names: ClassVar[tuple[str, str]] = ("First", "Second")
+
+    # --- rules -----------------------------------------------------------------------------
+    @abstractmethod
+    def initial_state(self) -> State:
+        """The position a game starts from."""
+
+    @abstractmethod
+    def to_move(self, state: State) -> int:
+        """The player to move: 0 or 1."""
+
+    @abstractmethod
+    def legal_moves(self, state: State) -> Sequence[Move]:
+        """Every legal move; empty exactly when the state is terminal."""
+
+    @abstractmethod
+    def play(self, state: State, move: Move) -> State:
+        """The state after ``move``; ``move`` must be one of ``legal_moves(state)``."""
+
+    @abstractmethod
+    def is_terminal(self, state: State) -> bool:
+        """Whether the game is over."""
+
+    @abstractmethod
+    def returns(self, state: State) -> tuple[float, float]:
+        """Final result per player (+1 win, 0 draw, -1 loss); only for terminal states."""
+
+    @abstractmethod
+    def progress(self, state: State) -> int:
+        """Plies played so far: the measure that staged evaluators split a game by."""
+
+    # --- text --------------------------------------------------------------------------------
+    @abstractmethod
+    def move_text(self, state: State, move: Move) -> str:
+        """Canonical notation of ``move`` played in ``state``."""
+
+    @abstractmethod
+    def parse_move(self, state: State, text: str) -> Move:
+        """The legal move that ``text`` denotes; raises NotationError or IllegalMoveError."""
+
+    @abstractmethod
+    def position_text(self, state: State) -> str:
+        """Canonical one-line text of a position (FEN for draughts)."""
+
+    @abstractmethod
+    def parse_position(self, text: str) -> State:
+        """The state that ``text`` denotes; raises NotationError."""
+
+    @abstractmethod
+    def render(self, state: State) -> str:
+        """A multi-line plain-text picture of the position for a terminal."""
+
+    # --- helpers with generic defaults that games may speed up ----------------------------
+    def move_count(self, state: State) -> int:
+        """Number of legal moves (forced-move extensions ask this)."""
+        return len(self.legal_moves(state))
+
+    def capture_pending(self, state: State) -> bool:
+        """Whether the side to move must capture (capture extensions ask this)."""
+        return False
+
+    def search_key(self, state: State) -> Hashable:
+        """Key for transposition tables: what decides the game's future from here."""
+        return state
+
+    def perft(self, state: State, depth: int) -> int:
+        """Number of move sequences of exactly ``depth`` plies (leaves of the full tree)."""
+        if depth == 0:
+            return 1
+        moves = self.legal_moves(state)
+        if depth == 1:
+            return len(moves)
+        return sum(self.perft(self.play(state, move), depth - 1) for move in moves)
+
+    def opening_books(self) -> dict[str, Sequence[tuple[str, Sequence[str]]]]:
+        """Named standard opening books: name -> [(label, moves in canonical text)].
+
+        Tournaments start paired games from these (checkers offers the ACF three-move ballots).
+        """
+        return {}
+
+    def play_text(self, state: State, text: str) -> State:
+        """Parse a move in ``state`` and play it."""
+        return self.play(state, self.parse_move(state, text))
+
+    def find_move(self, state: State, text: str) -> Move:
+        """Generic ``parse_move``: the legal move whose canonical text equals ``text``."""
+        wanted = text.strip()
+        for move in self.legal_moves(state):
+            if self.move_text(state, move) == wanted:
+                return move
+        raise IllegalMoveError(f"{wanted!r} is not a legal move in {self.position_text(state)}")
+
+    def spec(self) -> str:
+        """The spec string that rebuilds this game, e.g. ``kalah:pits=4,seeds=3``."""
+        from mindgames.spec import format_spec
+
+        return format_spec(self.name, params_of(self))
+
+
+def params_of(obj: Any) -> dict[str, Any]:
+    """The attrs fields of a parameter object as a plain dict (its public parameters)."""
+    return {f.name: getattr(obj, f.name) for f in attrs.fields(type(obj)) if f.init}
+
+
+@attrs.frozen
+class Encoding:
+    """A named function state -> float vector, from the side to move's point of view.
+
+    ``encode`` returns a 1-D float64 array of ``len(columns)``; ``encode_batch`` a 2-D array with
+    one row per state (a game may supply a faster one than the default loop).
+    """
+
+    name: str
+    columns: tuple[str, ...]
+    encode: Callable[[State], np.ndarray]
+    encode_batch_fn: Callable[[Sequence[State]], np.ndarray] | None = None
+
+    @property
+    def width(self) -> int:
+        return len(self.columns)
+
+    def encode_batch(self, states: Sequence[State]) -> np.ndarray:
+        if self.encode_batch_fn is not None:
+            return self.encode_batch_fn(states)
+        if not states:
+            return np.zeros((0, self.width))
+        return np.stack([self.encode(s) for s in states])

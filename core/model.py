@@ -1,0 +1,129 @@
+"""Models and evaluators: a model maps an encoding's vector to a value; an evaluator binds a
+model to a game's encoding.
+
+A model never knows a game: it sees only the vector and the encoding's column names. Models
+declare capabilities, which learners check before they start:
+
+* ``parametric``     -- a flat parameter vector to get and set (evolution);
+* ``differentiable`` -- the value and its gradient with respect to that vector (TD, RPROP);
+* ``fittable``       -- a supervised fit on a matrix X and targets y.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import numpy as np
+
+from mindgames.errors import CapabilityError
+from mindgames.game import Encoding, State
+
+PARAMETRIC = "parametric"
+DIFFERENTIABLE = "differentiable"
+FITTABLE = "fittable"
+CAPABILITIES = frozenset({PARAMETRIC, DIFFERENTIABLE, FITTABLE})
+
+
+class Model(ABC):
+    """A value function over encoded positions, with values in [-1, 1] for the side to move."""
+
+    #: registry name of the model kind ("mlp", "linear", ...)
+    kind: ClassVar[str]
+    #: capabilities this model offers (a subset of CAPABILITIES)
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+
+    @abstractmethod
+    def value(self, x: np.ndarray) -> float:
+        """Value of one encoded position (a 1-D vector)."""
+
+    def value_batch(self, xs: np.ndarray) -> np.ndarray:
+        """Values of a 2-D batch, one row per position; models override with one matmul."""
+        return np.array([self.value(x) for x in xs], dtype=float)
+
+    @abstractmethod
+    def config(self) -> dict[str, Any]:
+        """JSON-able description of the model's shape and options (saved in model files)."""
+
+    @abstractmethod
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The model's numeric state as named arrays (saved in model files)."""
+
+    @classmethod
+    @abstractmethod
+    def from_saved(
+        cls, config: Mapping[str, Any], arrays: Mapping[str, np.ndarray], columns: Sequence[str]
+    ) -> Model:
+        """Rebuild a model from what ``config`` and ``arrays`` returned."""
+
+    def has(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+
+@runtime_checkable
+class Parametric(Protocol):
+    def get_params(self) -> np.ndarray: ...
+    def set_params(self, params: np.ndarray) -> None: ...
+
+
+@runtime_checkable
+class Differentiable(Protocol):
+    def get_params(self) -> np.ndarray: ...
+    def set_params(self, params: np.ndarray) -> None: ...
+    def value_and_grad(self, x: np.ndarray) -> tuple[float, np.ndarray]: ...
+
+
+@runtime_checkable
+class Fittable(Protocol):
+    def fit(self, xs: np.ndarray, ys: np.ndarray) -> None: ...
+
+
+_PROTOCOLS: dict[str, type] = {
+    PARAMETRIC: Parametric,
+    DIFFERENTIABLE: Differentiable,
+    FITTABLE: Fittable,
+}
+
+
+def check_declared(model: Model) -> None:
+    """Prove a model's declared capabilities: each declared one has its methods."""
+    for cap in model.capabilities:
+        if cap not in _PROTOCOLS:
+            raise CapabilityError(f"model {model.kind!r} declares unknown capability {cap!r}")
+        if not isinstance(model, _PROTOCOLS[cap]):
+            raise CapabilityError(f"model {model.kind!r} declares {cap!r} but lacks its methods")
+
+
+def require(needs: Iterable[str], model: Model, *, who: str) -> None:
+    """Refuse a pairing when ``model`` lacks a capability that ``who`` needs."""
+    missing = sorted(set(needs) - set(model.capabilities))
+    if missing:
+        have = ", ".join(sorted(model.capabilities)) or "none"
+        raise CapabilityError(
+            f"{who} needs a {' and '.join(missing)} model, but model {model.kind!r} is not "
+            f"(it offers: {have})"
+        )
+
+
+class Evaluator:
+    """An encoding of a game plus a model: ``evaluate(state)`` in [-1, 1] for the side to move."""
+
+    __slots__ = ("_encode", "_value", "encoding", "model")
+
+    def __init__(self, encoding: Encoding, model: Model) -> None:
+        self.encoding = encoding
+        self.model = model
+        self._encode = encoding.encode
+        self._value = model.value
+
+    def evaluate(self, state: State) -> float:
+        return self._value(self._encode(state))
+
+    def evaluate_batch(self, states: Sequence[State]) -> np.ndarray:
+        if not states:
+            return np.zeros(0)
+        return self.model.value_batch(self.encoding.encode_batch(states))
+
+    def __repr__(self) -> str:
+        return f"Evaluator({self.encoding.name!r}, {self.model.kind!r})"

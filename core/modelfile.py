@@ -1,0 +1,177 @@
+"""Model files: ``.npz`` arrays plus one JSON metadata record, never pickle.
+
+Layout: the array ``__meta__`` holds UTF-8 JSON as uint8; every model array is stored as
+``m/<name>``. The metadata is an envelope::
+
+    {"format": "mindgames-model", "version": 1,
+     "game": {"name": ..., "params": {...}}, "encoding": "raw32", "columns": [...],
+     "model": {"kind": "mlp", "config": {...}, "shapes": {name: shape}},
+     "provenance": {"learner": ..., "config": ..., "seed": ..., "mindgames": "x.y.z", ...}}
+
+Writes are atomic; every way a file can be bad on load is a ``ModelFileError`` naming the file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from mindgames.errors import MindgamesError, ModelFileError
+from mindgames.files import atomic_write
+from mindgames.game import Game, params_of
+from mindgames.model import Evaluator, Model
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mindgames.registry import Registry
+
+FORMAT = "mindgames-model"
+VERSION = 1
+META = "__meta__"
+PREFIX = "m/"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    return {"name": game.name, "params": _jsonable(params_of(game))}
+
+
+def save_evaluator(
+    path: str | Path,
+    game: Game,
+    evaluator: Evaluator,
+    provenance: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Write ``evaluator`` for ``game`` to ``path`` atomically; return the metadata written."""
+    from mindgames import __version__
+
+    model = evaluator.model
+    arrays = {name: np.asarray(a) for name, a in model.arrays().items()}
+    for name, a in arrays.items():
+        if a.dtype == object:
+            raise ModelFileError(f"model array {name!r} is not numeric; refusing to save it")
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game_record(game),
+        "encoding": evaluator.encoding.name,
+        "columns": list(evaluator.encoding.columns),
+        "model": {
+            "kind": model.kind,
+            "config": _jsonable(model.config()),
+            "shapes": {name: list(a.shape) for name, a in arrays.items()},
+        },
+        "provenance": _jsonable({"mindgames": __version__, **dict(provenance or {})}),
+    }
+    payload = {PREFIX + name: a for name, a in arrays.items()}
+    payload[META] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
+    buffer = io.BytesIO()
+    np.savez(buffer, allow_pickle=False, **payload)
+    with atomic_write(path) as fh:
+        fh.write(buffer.getvalue())
+    return meta
+
+
+def read_model_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The metadata and model arrays of a file, checked for format and version."""
+    p = Path(path)
+    try:
+        with np.load(p, allow_pickle=False) as data:
+            contents = {name: data[name] for name in data.files}
+    except FileNotFoundError:
+        raise ModelFileError(f"{p}: no such model file") from None
+    except (zipfile.BadZipFile, EOFError, ValueError, OSError, KeyError) as exc:
+        raise ModelFileError(f"{p}: not a readable model file ({exc})") from None
+    if META not in contents:
+        raise ModelFileError(f"{p}: not a mindgames model file (no metadata record)")
+    try:
+        meta = json.loads(contents.pop(META).tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFileError(f"{p}: corrupt metadata record ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ModelFileError(f"{p}: not a mindgames model file (format is not {FORMAT!r})")
+    meta = migrate(meta, p)
+    arrays = {k[len(PREFIX) :]: v for k, v in contents.items() if k.startswith(PREFIX)}
+    try:
+        shapes = meta["model"]["shapes"]
+        for name, shape in shapes.items():
+            if name not in arrays or list(arrays[name].shape) != list(shape):
+                raise ModelFileError(f"{p}: array {name!r} is missing or has the wrong shape")
+        for key in ("game", "encoding", "columns"):
+            meta[key]
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ModelFileError(f"{p}: metadata record lacks {exc}") from None
+    return meta, arrays
+
+
+#: step-by-step upgrades: MIGRATIONS[v] turns a version-v record into version v+1
+MIGRATIONS: dict[int, Any] = {}
+
+
+def migrate(meta: dict[str, Any], path: Path) -> dict[str, Any]:
+    version = meta.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise ModelFileError(f"{path}: invalid format version {version!r}")
+    if version > VERSION:
+        raise ModelFileError(
+            f"{path}: format version {version} is newer than this mindgames reads ({VERSION}); "
+            "upgrade mindgames"
+        )
+    while version < VERSION:
+        meta = MIGRATIONS[version](meta)
+        version = meta["version"]
+    return meta
+
+
+def load_evaluator(
+    path: str | Path, registry: Registry, game: Game | None = None
+) -> tuple[Game, Evaluator, dict[str, Any]]:
+    """Load a model file as an evaluator; refuse it if written for another game or encoding."""
+    p = Path(path)
+    meta, arrays = read_model_file(p)
+    stored_game = meta["game"]
+    if game is None:
+        game = registry.game_from(
+            stored_game["name"], stored_game.get("params", {}), where=f"{p}: game"
+        )
+    elif game_record(game) != stored_game:
+        raise ModelFileError(
+            f"{p}: written for game {_describe(stored_game)}, not {_describe(game_record(game))}"
+        )
+    encoding = registry.encoding(game, meta["encoding"])
+    if list(encoding.columns) != list(meta["columns"]):
+        raise ModelFileError(
+            f"{p}: encoding {meta['encoding']!r} now has other columns than the file was "
+            "written for"
+        )
+    kind = meta["model"]["kind"]
+    info = registry.model_info(kind)
+    try:
+        model: Model = info.cls.from_saved(meta["model"]["config"], arrays, encoding.columns)
+    except MindgamesError:
+        raise
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        raise ModelFileError(
+            f"{p}: model {kind!r} cannot be rebuilt from this file: {exc}"
+        ) from None
+    return game, Evaluator(encoding, model), meta
+
+
+def _describe(record: Mapping[str, Any]) -> str:
+    from mindgames.spec import format_spec
+
+    return repr(format_spec(record["name"], record.get("params", {})))

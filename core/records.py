@@ -1,0 +1,84 @@
+"""The small frozen records that registration hooks return.
+
+Each record names a component and says how to build it. Parameters always come from an attrs
+class, so configs and spec strings are checked by one cattrs converter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from mindgames.game import Encoding, Game
+from mindgames.learner import Learner
+from mindgames.model import Model
+from mindgames.search import Searcher
+
+
+@attrs.frozen
+class GameInfo:
+    """A game: ``cls`` is a frozen attrs Game subclass whose fields are its parameters."""
+
+    name: str
+    cls: type[Game]
+    description: str = ""
+
+
+@attrs.frozen
+class EncodingInfo:
+    """An encoding for one game: ``build(game, options)`` returns the bound Encoding.
+
+    ``options`` is an attrs class of the encoding's options (``None`` for none); ``build``
+    receives an instance of it (or ``None``).
+    """
+
+    game: str
+    name: str
+    build: Callable[[Any, Any], Encoding]
+    options: type | None = None
+    description: str = ""
+
+
+@attrs.frozen
+class ModelInfo:
+    """A model kind: ``create(config, columns, rng)`` builds a fresh model from its config.
+
+    ``config`` is the attrs class of its options; ``cls.from_saved`` loads one from a file.
+    ``default_encoding`` is used when a spec names the model without an encoding.
+    """
+
+    name: str
+    cls: type[Model]
+    config: type
+    create: Callable[[Any, Sequence[str], np.random.Generator], Model]
+    default_encoding: str | None = None
+    description: str = ""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        return self.cls.capabilities
+
+
+@attrs.frozen
+class LearnerInfo:
+    """A learner: ``cls`` is a frozen attrs Learner subclass whose fields are its options."""
+
+    name: str
+    cls: type[Learner]
+    description: str = ""
+
+    @property
+    def needs(self) -> frozenset[str]:
+        return self.cls.needs
+
+
+@attrs.frozen
+class SearcherInfo:
+    """A searcher: ``cls`` is a frozen attrs Searcher subclass whose fields are its options."""
+
+    name: str
+    cls: type[Searcher]
+    description: str = ""

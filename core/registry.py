@@ -1,0 +1,203 @@
+"""The registry: every component that plugins registered, looked up by name.
+
+Lookups of unknown names fail with the known names and the closest match; two plugins that
+register one name are an error naming both distributions.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from mindgames.config import structure
+from mindgames.errors import DuplicateNameError, PluginError, UnknownNameError
+from mindgames.game import Encoding, Game, params_of
+from mindgames.learner import Learner
+from mindgames.pluginhost import PluginHost, PluginSource, strict_from_env
+from mindgames.records import EncodingInfo, GameInfo, LearnerInfo, ModelInfo, SearcherInfo
+from mindgames.search import Searcher
+from mindgames.spec import format_spec, parse_spec
+
+R = TypeVar("R")
+
+KINDS = ("game", "encoding", "model", "learner", "searcher", "command")
+
+
+@attrs.frozen
+class Entry(Generic[R]):
+    record: R
+    source: PluginSource
+
+
+def unknown(kind: str, name: str, known: Iterable[str], where: str = "") -> UnknownNameError:
+    """An UnknownNameError listing the known names and the closest one."""
+    names = sorted(known)
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    listing = ", ".join(names) if names else "none installed"
+    return UnknownNameError(f"unknown {kind} {name!r}{where}{hint} (known: {listing})")
+
+
+class Registry:
+    """Gathers the records of all loaded plugins; builds components from specs."""
+
+    def __init__(self, host: PluginHost, *, strict: bool | None = None) -> None:
+        self.host = host
+        self.strict = strict_from_env() if strict is None else strict
+        self.games: dict[str, Entry[GameInfo]] = {}
+        self.encodings: dict[tuple[str, str], Entry[EncodingInfo]] = {}
+        self.models: dict[str, Entry[ModelInfo]] = {}
+        self.learners: dict[str, Entry[LearnerInfo]] = {}
+        self.searchers: dict[str, Entry[SearcherInfo]] = {}
+        self.commands: dict[str, Entry[Any]] = {}
+        self._collect("mindgames_games", "game", self.games, GameInfo, lambda r: r.name)
+        self._collect(
+            "mindgames_encodings",
+            "encoding",
+            self.encodings,
+            EncodingInfo,
+            lambda r: (r.game, r.name),
+        )
+        self._collect("mindgames_models", "model", self.models, ModelInfo, lambda r: r.name)
+        self._collect("mindgames_learners", "learner", self.learners, LearnerInfo, lambda r: r.name)
+        self._collect(
+            "mindgames_searchers", "searcher", self.searchers, SearcherInfo, lambda r: r.name
+        )
+        import click
+
+        self._collect(
+            "mindgames_commands", "command", self.commands, click.Command, lambda r: r.name
+        )
+
+    def _collect(self, hook: str, kind: str, table: dict, record_type: type, key: Any) -> None:
+        for source, record in self.host.results(hook, strict=self.strict):
+            if not isinstance(record, record_type):
+                raise PluginError(
+                    f"plugin {source.name!r} ({source.distribution}) returned "
+                    f"{type(record).__name__} from {hook}, expected {record_type.__name__}"
+                )
+            k = key(record)
+            if k in table:
+                other = table[k].source
+                label = k if isinstance(k, str) else f"{k[1]!r} for game {k[0]!r}"
+                raise DuplicateNameError(
+                    f"{kind} {label!r} is registered by both {other.distribution} "
+                    f"(plugin {other.name!r}) and {source.distribution} (plugin {source.name!r})"
+                )
+            table[k] = Entry(record, source)
+
+    # --- lookups ---------------------------------------------------------------------------
+    def game_info(self, name: str) -> GameInfo:
+        if name not in self.games:
+            raise unknown("game", name, self.games)
+        return self.games[name].record
+
+    def model_info(self, name: str) -> ModelInfo:
+        if name not in self.models:
+            raise unknown("model", name, self.models)
+        return self.models[name].record
+
+    def learner_info(self, name: str) -> LearnerInfo:
+        if name not in self.learners:
+            raise unknown("learner", name, self.learners)
+        return self.learners[name].record
+
+    def searcher_info(self, name: str) -> SearcherInfo:
+        if name not in self.searchers:
+            raise unknown("searcher", name, self.searchers)
+        return self.searchers[name].record
+
+    def encodings_for(self, game: str) -> list[EncodingInfo]:
+        return [e.record for (g, _), e in sorted(self.encodings.items()) if g == game]
+
+    def encoding_info(self, game: str, name: str) -> EncodingInfo:
+        if (game, name) not in self.encodings:
+            known = [r.name for r in self.encodings_for(game)]
+            raise unknown("encoding", name, known, f" for game {game!r}")
+        return self.encodings[(game, name)].record
+
+    # --- builders --------------------------------------------------------------------------
+    def game(self, spec: str, **overrides: Any) -> Game:
+        """Build a game from ``name[:param=value,...]``."""
+        name, options = parse_spec(spec)
+        options.update(overrides)
+        return self.game_from(name, options, where=f"game {spec!r}")
+
+    def game_from(self, name: str, options: Mapping[str, Any], *, where: str) -> Game:
+        info = self.game_info(name)
+        return structure(options, info.cls, where=where)
+
+    def encoding(self, game: Game, spec: str) -> Encoding:
+        """Build the encoding ``name[:option=value,...]`` for ``game``; its name is canonical."""
+        name, options = parse_spec(spec)
+        info = self.encoding_info(game.name, name)
+        where = f"encoding {spec!r} of {game.name}"
+        if info.options is None:
+            if options:
+                raise unknown("option", next(iter(options)), [], f" of encoding {name!r}")
+            built, canonical = info.build(game, None), name
+        else:
+            opts = structure(options, info.options, where=where)
+            defaults = params_of(info.options())
+            changed = {k: v for k, v in params_of(opts).items() if defaults.get(k) != v}
+            built, canonical = info.build(game, opts), format_spec(name, changed)
+        return attrs.evolve(built, name=canonical)
+
+    def searcher(self, name: str, options: Mapping[str, Any], *, where: str) -> Searcher:
+        info = self.searcher_info(name)
+        return structure(options, info.cls, where=where)
+
+    def learner(self, name: str, options: Mapping[str, Any], *, where: str) -> Learner:
+        info = self.learner_info(name)
+        return structure(options, info.cls, where=where)
+
+    # --- listing ---------------------------------------------------------------------------
+    def rows(self) -> list[dict[str, str]]:
+        """One row per registered component, for ``mindgames plugins``."""
+        rows = []
+        tables: list[tuple[str, Mapping[Any, Entry[Any]]]] = [
+            ("game", self.games),
+            ("encoding", self.encodings),
+            ("model", self.models),
+            ("learner", self.learners),
+            ("searcher", self.searchers),
+            ("command", self.commands),
+        ]
+        for kind, table in tables:
+            for key, entry in sorted(table.items(), key=lambda kv: str(kv[0])):
+                name = key if isinstance(key, str) else f"{key[0]}/{key[1]}"
+                rows.append(
+                    {
+                        "name": name,
+                        "kind": kind,
+                        "plugin": entry.source.name,
+                        "distribution": entry.source.distribution,
+                        "version": entry.source.version,
+                    }
+                )
+        return rows
+
+
+_default: Registry | None = None
+
+
+def get_registry() -> Registry:
+    """The registry of every installed plugin, loaded once per process."""
+    global _default
+    if _default is None:
+        host = PluginHost()
+        host.load_entry_points()
+        _default = Registry(host)
+    return _default
+
+
+def registry_with(*plugins: tuple[str, Any]) -> Registry:
+    """A fresh registry of the installed plugins plus ``(name, plugin)`` objects (for tests)."""
+    host = PluginHost()
+    host.load_entry_points()
+    for name, plugin in plugins:
+        host.register(plugin, name, "test")
+    return Registry(host)

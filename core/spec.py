@@ -1,0 +1,102 @@
+"""Spec strings: the one-line form of a configured component on the command line.
+
+Grammar (documented in docs/architecture.md)::
+
+    spec   := NAME [":" option ("," option)*]
+    option := KEY "=" VALUE
+    VALUE  := a TOML value (4, 0.5, true, "text", [10, 5]) or bare text up to the next
+              top-level comma (material, @runs/td/model.npz)
+
+Keys may use ``-`` for ``_``. ``kalah:pits=4,seeds=3`` and ``alphabeta:depth=4,eval=material``
+are specs. Parsing only splits text into a name and a dict; what the keys mean is decided by
+the attrs class the dict is structured into, so the same checks apply to TOML configs.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from typing import Any
+
+from mindgames.errors import SpecError
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_BARE = re.compile(r"^[A-Za-z0-9_.\-+@/~]+$")
+
+
+def _split_top_level(text: str, spec: str) -> list[str]:
+    """Split on commas that are outside brackets and quotes."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+            if depth < 0:
+                raise SpecError(f"spec {spec!r}: unbalanced {ch!r}")
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    if quote or depth:
+        raise SpecError(f"spec {spec!r}: unclosed quote or bracket")
+    parts.append(text[start:])
+    return parts
+
+
+def parse_value(text: str) -> Any:
+    """A TOML value when the text is one, else the bare text itself."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``name:key=value,...`` into the name and a dict of parsed values."""
+    text = spec.strip()
+    name, sep, rest = text.partition(":")
+    name = name.strip()
+    if not _NAME.match(name):
+        raise SpecError(f"spec {spec!r}: expected a name such as 'alphabeta' before ':'")
+    options: dict[str, Any] = {}
+    if sep and not rest.strip():
+        raise SpecError(f"spec {spec!r}: nothing after ':'")
+    if not sep:
+        return name, options
+    for part in _split_top_level(rest, spec):
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or not _KEY.match(key) or not value.strip():
+            raise SpecError(f"spec {spec!r}: expected key=value, got {part.strip()!r}")
+        key = key.replace("-", "_")
+        if key in options:
+            raise SpecError(f"spec {spec!r}: {key!r} given twice")
+        options[key] = parse_value(value.strip())
+    return name, options
+
+
+def format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(format_value(v) for v in value) + "]"
+    text = str(value)
+    if _BARE.match(text) and parse_value(text) == text:
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_spec(name: str, options: Mapping[str, Any]) -> str:
+    """The spec string for ``name`` with ``options`` (inverse of ``parse_spec``)."""
+    if not options:
+        return name
+    return name + ":" + ",".join(f"{k}={format_value(v)}" for k, v in options.items())

@@ -1,0 +1,1 @@
+"""Built-in evaluator models: material, linear, mlp, phased, staged."""

@@ -1,0 +1,1 @@
+"""Built-in games: American checkers and give-away on one draughts engine, and Kalah."""

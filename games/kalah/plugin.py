@@ -1,0 +1,1 @@
+"""Plugin registration (placeholder until this component lands)."""

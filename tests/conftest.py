@@ -1,0 +1,24 @@
+"""Shared fixtures. Plugins load strictly in tests: a broken built-in fails loudly."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("MINDGAMES_STRICT_PLUGINS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).parent))  # so tests can import `support`
+
+
+@pytest.fixture
+def registry():
+    """The installed plugins plus the tic-tac-toe test game and a tiny test model."""
+    from mindgames.registry import registry_with
+
+    from support.tictactoe import TicTacToePlugin
+    from support.tinymodel import TinyModelPlugin
+
+    return registry_with(("tictactoe", TicTacToePlugin()), ("tinymodel", TinyModelPlugin()))

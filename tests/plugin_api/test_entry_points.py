@@ -1,0 +1,184 @@
+"""A fake third-party distribution, found through a real entry point in a subprocess.
+
+The test writes two distributions into a temporary directory (a module plus a ``dist-info``
+with ``entry_points.txt``): ``fakenim`` adds a game and an encoding; ``nimextras`` adds an
+encoding to that game, which it did not write; ``brokenplugin`` raises on import.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+NIM = textwrap.dedent(
+    '''
+    """Nim as a third-party mindgames plugin: take 1-3 from one heap; taking the last wins."""
+    import attrs
+    import numpy as np
+    from mindgames import Encoding, EncodingInfo, Game, GameInfo, NotationError, hookimpl
+
+
+    @attrs.frozen
+    class Nim(Game):
+        name = "nim"
+        heaps: tuple[int, ...] = (1, 2, 3)
+
+        def initial_state(self):
+            return (tuple(self.heaps), 0)
+
+        def to_move(self, state):
+            return state[1]
+
+        def legal_moves(self, state):
+            return tuple((i, k) for i, h in enumerate(state[0]) for k in range(1, min(h, 3) + 1))
+
+        def play(self, state, move):
+            heaps = list(state[0])
+            heaps[move[0]] -= move[1]
+            return (tuple(heaps), 1 - state[1])
+
+        def is_terminal(self, state):
+            return not any(state[0])
+
+        def returns(self, state):
+            return (-1.0, 1.0) if state[1] == 0 else (1.0, -1.0)
+
+        def progress(self, state):
+            return sum(self.heaps) - sum(state[0])
+
+        def move_text(self, state, move):
+            return f"{move[0] + 1}:{move[1]}"
+
+        def parse_move(self, state, text):
+            return self.find_move(state, text)
+
+        def position_text(self, state):
+            return ",".join(map(str, state[0])) + (" a" if state[1] == 0 else " b")
+
+        def parse_position(self, text):
+            try:
+                heaps, side = text.split()
+                return (tuple(int(h) for h in heaps.split(",")), "ab".index(side))
+            except ValueError:
+                raise NotationError(f"bad nim position {text!r}") from None
+
+        def render(self, state):
+            return "\\n".join("|" * h for h in state[0])
+
+
+    def heaps(game, options):
+        cols = tuple(f"heap{i + 1}" for i in range(len(game.heaps)))
+        return Encoding("heaps", cols, lambda s: np.array(s[0], dtype=float))
+
+
+    @hookimpl
+    def mindgames_games():
+        return [GameInfo("nim", Nim, "nim from a third-party plugin")]
+
+
+    @hookimpl
+    def mindgames_encodings():
+        return [EncodingInfo("nim", "heaps", heaps)]
+    '''
+)
+
+EXTRAS = textwrap.dedent(
+    """
+    import numpy as np
+    from mindgames import Encoding, EncodingInfo, hookimpl
+
+
+    def nimsum(game, options):
+        def encode(state):
+            x = 0
+            for h in state[0]:
+                x ^= h
+            return np.array([float(x)])
+        return Encoding("nimsum", ("nimsum",), encode)
+
+
+    @hookimpl
+    def mindgames_encodings():
+        return [EncodingInfo("nim", "nimsum", nimsum, description="added by another plugin")]
+    """
+)
+
+BROKEN = "raise ImportError('this plugin is broken on purpose')\n"
+
+
+def make_dist(root: Path, dist: str, module: str, source: str, entry: str) -> None:
+    (root / f"{module}.py").write_text(source)
+    info = root / f"{dist}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[mindgames]\n{entry} = {module}\n")
+    (info / "RECORD").write_text("")
+
+
+@pytest.fixture
+def site(tmp_path):
+    make_dist(tmp_path, "fakenim", "fakenim_plugin", NIM, "nim")
+    make_dist(tmp_path, "nimextras", "nimextras_plugin", EXTRAS, "nimextras")
+    make_dist(tmp_path, "brokenplugin", "broken_plugin", BROKEN, "broken")
+    return tmp_path
+
+
+def run(site: Path, *args: str, strict: bool = False) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(site), MINDGAMES_STRICT_PLUGINS="1" if strict else "0")
+    code = "from mindgames.cli.main import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_third_party_game_is_discovered_listed_and_usable(site):
+    out = run(site, "plugins", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    rows = {(r["name"], r["kind"]): r for r in data["components"]}
+    assert rows[("nim", "game")]["distribution"] == "fakenim"
+    assert rows[("nim", "game")]["version"] == "1.0"
+    assert rows[("nim/nimsum", "encoding")]["distribution"] == "nimextras"
+    # the broken plugin is reported by distribution, and everything else still loaded
+    assert [f["distribution"] for f in data["failures"]] == ["brokenplugin"]
+    assert "brokenplugin" in out.stderr and "broken on purpose" in out.stderr
+
+    moves = run(site, "moves", "nim:heaps=[2,1]", "--json")
+    assert moves.returncode == 0, moves.stderr
+    assert json.loads(moves.stdout) == ["1:1", "1:2", "2:1"]
+
+    perft = run(site, "perft", "nim", "--depth", "2", "--json")
+    # after each first move: (0,2,3) 5, (1,1,3) 5, (1,0,3) 4, (1,2,2) 5, (1,2,1) 4, (1,2,0) 3
+    assert json.loads(perft.stdout)["counts"] == [6, 26]
+
+    described = run(site, "describe", "nim", "--json")
+    encodings = {e["name"]: e["columns"] for e in json.loads(described.stdout)["encodings"]}
+    assert encodings == {"heaps": ["heap1", "heap2", "heap3"], "nimsum": ["nimsum"]}
+
+    checked = run(site, "check-game", "nim")
+    assert checked.returncode == 0, checked.stderr
+    assert "conforms" in checked.stdout
+
+
+def test_strict_mode_reraises_the_broken_plugin(site):
+    out = run(site, "plugins", strict=True)
+    assert out.returncode != 0
+    assert "broken on purpose" in out.stderr
+
+
+def test_user_errors_are_one_line_and_exit_2(site):
+    out = run(site, "moves", "nimm")
+    assert out.returncode == 2
+    errors = [line for line in out.stderr.splitlines() if line.startswith("mindgames: error")]
+    assert errors == [
+        "mindgames: error: unknown game 'nimm'; did you mean 'nim'? " + errors[0].split("? ", 1)[1]
+    ]
+    assert "Traceback" not in out.stderr
+    bad = run(site, "moves", "nim", "--position", "x y z")
+    assert bad.returncode == 2 and "bad nim position" in bad.stderr
