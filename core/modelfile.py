@@ -89,6 +89,8 @@ def save_evaluator(
 def read_model_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The metadata and model arrays of a file, checked for format and version."""
     p = Path(path)
+    if p.is_file() and not zipfile.is_zipfile(p):
+        raise ModelFileError(f"{p}: not a readable model file (not an .npz archive)")
     try:
         with np.load(p, allow_pickle=False) as data:
             contents = {name: data[name] for name in data.files}

@@ -6,7 +6,6 @@ Anything else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -58,7 +57,7 @@ def _register_core_commands() -> None:
     for module in (info, games):
         for command in module.COMMANDS:
             cli.add_command(command)
-    for optional in ("analyse", "tournament", "train"):
+    for optional in ("analyse", "play", "tournament", "train"):
         try:
             module = __import__(f"mindgames.cli.{optional}", fromlist=["COMMANDS"])
         except ModuleNotFoundError:
@@ -72,8 +71,4 @@ _register_core_commands()
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
-    try:
-        cli.main(args=argv, prog_name="mindgames")
-    except MindgamesError as exc:  # raised before a context existed (plugin loading)
-        click.echo(f"mindgames: error: {exc}", err=True)
-        sys.exit(2)
+    cli.main(args=argv, prog_name="mindgames")
