@@ -125,10 +125,15 @@ class Game(ABC):
         raise IllegalMoveError(f"{wanted!r} is not a legal move in {self.position_text(state)}")
 
     def spec(self) -> str:
-        """The spec string that rebuilds this game, e.g. ``kalah:pits=4,seeds=3``."""
+        """The spec string that rebuilds this game, e.g. ``kalah:pits=4,seeds=3``.
+
+        Only parameters that differ from their defaults are written.
+        """
         from mindgames.spec import format_spec
 
-        return format_spec(self.name, params_of(self))
+        defaults = {f.name: f.default for f in attrs.fields(type(self)) if f.init}  # type: ignore[arg-type]
+        changed = {k: v for k, v in params_of(self).items() if defaults.get(k) != v}
+        return format_spec(self.name, changed)
 
 
 def params_of(obj: Any) -> dict[str, Any]:

@@ -1,1 +1,80 @@
-"""Plugin registration (placeholder until this component lands)."""
+"""Registers Kalah, its encodings and the ``solve`` command."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from mindgames import EncodingInfo, GameInfo, hookimpl
+from mindgames.errors import MindgamesError
+from mindgames.games.kalah import encodings
+from mindgames.games.kalah.rules import Kalah
+
+
+@hookimpl
+def mindgames_games() -> list[GameInfo]:
+    return [GameInfo("kalah", Kalah, "Kalah(m, n): m pits a side, n seeds a pit")]
+
+
+@hookimpl
+def mindgames_encodings() -> list[EncodingInfo]:
+    return [
+        EncodingInfo(
+            "kalah",
+            "kalah14",
+            encodings.kalah14,
+            encodings.Kalah14Options,
+            "pits and stores / total seeds (x scale), side to move first",
+        ),
+        EncodingInfo(
+            "kalah",
+            "kalah-features",
+            encodings.features,
+            None,
+            "store difference, vulnerable and attackable pits, seed difference, seeds left",
+        ),
+        EncodingInfo("kalah", "material", encodings.material, None, "store difference"),
+    ]
+
+
+@click.command()
+@click.argument("game_spec", metavar="GAME", default="kalah")
+@click.option("--position", help="Position text; default the start.")
+@click.option("--json", "as_json", is_flag=True)
+def solve(game_spec: str, position: str | None, as_json: bool) -> None:
+    """Solve a Kalah position exactly: the final margin with perfect play."""
+    from mindgames.games.kalah.solver import solve as solve_position
+    from mindgames.registry import get_registry
+
+    game = get_registry().game(game_spec)
+    if not isinstance(game, Kalah):
+        raise MindgamesError(f"solve works on kalah, not {game.name!r}")
+    state = game.initial_state() if position is None else game.parse_position(position)
+    if game.is_terminal(state):
+        raise MindgamesError("the position is already over: nothing to solve")
+    sol = solve_position(game, state)
+    data = {
+        "game": game.spec(),
+        "position": game.position_text(state),
+        "value": sol.south_margin,
+        "mover_value": sol.value,
+        "best_moves": list(sol.best_moves),
+        "nodes": sol.nodes,
+        "seconds": round(sol.seconds, 6),
+    }
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    who = "South" if sol.south_margin > 0 else "North" if sol.south_margin < 0 else "nobody"
+    click.echo(f"{data['game']}  {data['position']}")
+    click.echo(f"value (South's final margin): {sol.south_margin:+d}  ({who} wins)")
+    click.echo(
+        f"best move(s) for {game.player_names[state[1]]}: {' '.join(map(str, sol.best_moves))}"
+    )
+    click.echo(f"{sol.nodes} nodes in {sol.seconds:.2f} s")
+
+
+@hookimpl
+def mindgames_commands() -> list[click.Command]:
+    return [solve]

@@ -1,1 +1,17 @@
-"""Plugin registration (placeholder until this component lands)."""
+"""Registration of the built-in learners."""
+
+from __future__ import annotations
+
+from mindgames import LearnerInfo, hookimpl
+from mindgames.plugins.learners.td import TDLearner
+
+
+@hookimpl
+def mindgames_learners() -> list[LearnerInfo]:
+    return [
+        LearnerInfo(
+            "td",
+            TDLearner,
+            "TD(lambda) self-play with eligibility traces, look-ahead, TD-leaf and cloning",
+        )
+    ]

@@ -1,0 +1,158 @@
+"""Draughts move-generation speed: perft from the start position of American checkers.
+
+Measures (median of ``--repeats`` runs, leaves per second):
+
+* ``popcount`` -- ``engine.perft``: every position but the last ply made, last ply counted;
+* ``made`` -- ``engine.perft_made``: every leaf position made;
+* ``game_api`` -- the baseline: a perft through ``legal_moves`` and ``play``
+  (what a searcher sees, every leaf played), at a smaller depth;
+* OpenSpiel's ``checkers`` and pydraughts (``american``) through Python, when installed.
+
+Prints and writes benchmarks/results/draughts.json with the ratios to the baseline.
+
+    .venv/bin/python benchmarks/bench_draughts.py [--depth 9] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from mindgames.game import Game
+from mindgames.games.draughts import engine
+from mindgames.games.draughts.rules import Checkers
+
+EXPECTED = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
+
+
+def rate(count: Callable[[], int], repeats: int, expected: int | None) -> dict:
+    """Median leaves/s of ``repeats`` runs of ``count``; checks the count."""
+    rates, leaves = [], 0
+    for _ in range(repeats):
+        begin = time.perf_counter()
+        leaves = count()
+        rates.append(leaves / (time.perf_counter() - begin))
+        if expected is not None and leaves != expected:
+            raise SystemExit(f"wrong perft count {leaves}, expected {expected}")
+    return {"leaves": leaves, "leaves_per_second": round(statistics.median(rates))}
+
+
+def api_perft(game: Game, state: object, depth: int) -> int:
+    """Perft through the Game interface only: legal_moves and play, every leaf made."""
+    moves = game.legal_moves(state)
+    if depth == 1:
+        for move in moves:
+            game.play(state, move)
+        return len(moves)
+    return sum(api_perft(game, game.play(state, m), depth - 1) for m in moves)
+
+
+def openspiel_perft(depth: int) -> Callable[[], int] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("checkers")
+
+    def walk(state, d: int) -> int:
+        if d == 1:
+            return len(state.legal_actions())
+        return sum(walk(state.child(a), d - 1) for a in state.legal_actions())
+
+    return lambda: walk(game.new_initial_state(), depth)
+
+
+def pydraughts_perft(depth: int) -> Callable[[], int] | None:
+    try:
+        from draughts import Board
+    except ImportError:
+        return None
+
+    def walk(board, d: int) -> int:
+        moves = board.legal_moves()
+        if d == 1:
+            return len(moves)
+        total = 0
+        for move in moves:
+            board.push(move)
+            total += walk(board, d - 1)
+            board.pop()
+        return total
+
+    return lambda: walk(Board(variant="american"), depth)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=9)
+    parser.add_argument("--made-depth", type=int, default=8)
+    parser.add_argument("--api-depth", type=int, default=6)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "draughts.json"))
+    args = parser.parse_args()
+    b, w, k, side = engine.START
+    game = Checkers(repetition=False, no_progress=0)
+    start = game.initial_state()
+    rows = {
+        "game_api": {
+            "depth": args.api_depth,
+            **rate(
+                lambda: api_perft(game, start, args.api_depth),
+                args.repeats,
+                EXPECTED[args.api_depth - 1],
+            ),
+        },
+        "made": {
+            "depth": args.made_depth,
+            **rate(
+                lambda: engine.perft_made(b, w, k, side, args.made_depth),
+                args.repeats,
+                EXPECTED[args.made_depth - 1],
+            ),
+        },
+        "popcount": {
+            "depth": args.depth,
+            **rate(
+                lambda: engine.perft(b, w, k, side, args.depth),
+                args.repeats,
+                EXPECTED[args.depth - 1],
+            ),
+        },
+    }
+    for name, make in (("openspiel", openspiel_perft), ("pydraughts", pydraughts_perft)):
+        count = make(args.api_depth)
+        if count is not None:
+            rows[name] = {"depth": args.api_depth, **rate(count, args.repeats, None)}
+    base = rows["game_api"]["leaves_per_second"]
+    for name, row in rows.items():
+        row["ratio_to_game_api"] = round(row["leaves_per_second"] / base, 2)
+        print(
+            f"{name:>10}: depth {row['depth']}  {row['leaves_per_second']:>10,} leaves/s  "
+            f"x{row['ratio_to_game_api']}"
+        )
+    for other in ("openspiel", "pydraughts"):
+        if other in rows:
+            rows["made"][f"ratio_to_{other}"] = round(
+                rows["made"]["leaves_per_second"] / rows[other]["leaves_per_second"], 2
+            )
+    result = {
+        "benchmark": "draughts perft from the American checkers start position",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "repeats": args.repeats,
+        "results": rows,
+        "targets": {"made": 1_500_000, "popcount": 3_000_000},
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

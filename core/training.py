@@ -1,0 +1,178 @@
+"""The generic training driver: a TOML config names a game, an evaluator and a learner; ``run``
+builds them through the registry, trains, and writes a run directory.
+
+Config (documented in docs/learners.md)::
+
+    game = "kalah:pits=6,seeds=4"     # a game spec
+    seed = 1                           # default seed; --seed overrides it
+
+    [eval]                             # an evaluator table (or eval = "@model.npz" to continue)
+    model = "mlp"
+    encoding = "kalah14"
+    hidden = [30]
+
+    [learner]                          # name plus the learner's own options
+    name = "td"
+    games = 20000
+
+Run directory: ``config.json`` (the config and seed the run was started with), ``history.jsonl``
+(one row per batch/generation/phase), ``model.npz`` (the trained evaluator), and whatever
+checkpoints the learner writes. Core code: it never imports a concrete game, model or learner.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+
+from mindgames.agent import build_evaluator
+from mindgames.config import load_toml, structure
+from mindgames.errors import ConfigError
+from mindgames.files import append_jsonl, atomic_write, read_jsonl
+from mindgames.learner import Learner, Progress, TrainingResult
+from mindgames.model import require
+from mindgames.registry import Registry, get_registry
+
+CONFIG_FILE = "config.json"
+HISTORY_FILE = "history.jsonl"
+MODEL_FILE = "model.npz"
+
+
+@attrs.frozen
+class TrainingConfig:
+    """The top level of a training config; ``learner`` holds ``name`` plus the learner's options."""
+
+    game: str
+    learner: dict[str, Any]
+    eval: Any
+    seed: int = 0
+
+
+@attrs.frozen
+class TrainingRun:
+    """What ``run`` produced: the result, the run directory and its files, and the seed used."""
+
+    result: TrainingResult
+    directory: Path
+    model_path: Path
+    history_path: Path
+    seed: int
+    seconds: float
+
+
+def load_config(path: str | Path) -> tuple[TrainingConfig, dict[str, Any]]:
+    """Read and check a training config; return it and the raw table (kept as provenance)."""
+    raw = load_toml(path)
+    config = structure(raw, TrainingConfig, where=str(path))
+    if not isinstance(config.learner.get("name"), str):
+        raise ConfigError(f"{path}: learner: expected 'name = \"LEARNER\"' in the [learner] table")
+    if not isinstance(config.eval, (str, Mapping)):
+        raise ConfigError(f"{path}: eval: expected '@model.npz', a model name or a table")
+    return config, raw
+
+
+def build(
+    config: TrainingConfig, registry: Registry, seed: int, *, where: str = "config"
+) -> tuple[Any, Any, Learner, str]:
+    """The game, evaluator and learner a config names; refuses a learner/model mismatch."""
+    game = registry.game(config.game)
+    options = dict(config.learner)
+    name = options.pop("name")
+    learner = registry.learner(name, options, where=f"{where}: learner {name!r}")
+    evaluator = build_evaluator(registry, game, config.eval, seed=seed)
+    require(learner.needs, evaluator.model, who=f"learner {name!r}")
+    return game, evaluator, learner, name
+
+
+def run(
+    config_path: str | Path,
+    *,
+    seed: int | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    registry: Registry | None = None,
+    progress: Progress | None = None,
+) -> TrainingRun:
+    """Train as ``config_path`` says, into ``out`` (default ``runs/<config stem>``).
+
+    A directory that already holds a run is refused unless ``resume`` is set; resuming checks
+    that the config and seed are the ones the run started with.
+    """
+    registry = registry or get_registry()
+    config, raw = load_config(config_path)
+    seed = config.seed if seed is None else seed
+    directory = Path(out) if out is not None else Path("runs") / Path(config_path).stem
+    started = {"config": raw, "seed": seed}
+    _prepare(directory, started, resume)
+    game, evaluator, learner, name = build(config, registry, seed, where=str(config_path))
+    directory.mkdir(parents=True, exist_ok=True)
+    with atomic_write(directory / CONFIG_FILE, "w") as fh:
+        fh.write(json.dumps(started, indent=2, sort_keys=True) + "\n")
+
+    history_path = directory / HISTORY_FILE
+    if not resume and history_path.exists():
+        history_path.unlink()
+    begin = time.perf_counter()
+    with history_path.open("a", encoding="utf-8") as fh:
+
+        def report(row: dict[str, Any]) -> None:
+            append_jsonl(fh, row)
+            if progress is not None:
+                progress(row)
+
+        result = learner.train(
+            game,
+            evaluator,
+            np.random.default_rng(seed),
+            workdir=directory,
+            resume=resume,
+            progress=report,
+        )
+    seconds = time.perf_counter() - begin
+    # The learner's history is authoritative: after a resume it holds each row once.
+    with atomic_write(history_path, "w") as fh:
+        for row in result.history:
+            fh.write(json.dumps(row, sort_keys=True) + "\n")
+    model_path = directory / MODEL_FILE
+    from mindgames.modelfile import save_evaluator
+
+    save_evaluator(
+        model_path,
+        game,
+        result.evaluator,
+        {"learner": name, "config": raw, "seed": seed, "history_rows": len(result.history)},
+    )
+    return TrainingRun(result, directory, model_path, history_path, seed, seconds)
+
+
+def _prepare(directory: Path, started: dict[str, Any], resume: bool) -> None:
+    """Refuse to overwrite a run, or to resume one that was started differently."""
+    saved = directory / CONFIG_FILE
+    if resume:
+        if not saved.exists():
+            raise ConfigError(f"{directory}: nothing to resume (no {CONFIG_FILE})")
+        try:
+            before = json.loads(saved.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ConfigError(f"{saved}: cannot read the run's config: {exc}") from None
+        if before != json.loads(json.dumps(started)):
+            raise ConfigError(
+                f"{directory}: the run was started with another config or seed; "
+                "resume it with the same ones or train into a new --out"
+            )
+    elif saved.exists():
+        raise ConfigError(
+            f"{directory}: already holds a training run; use --resume to continue it "
+            "or --out for a new directory"
+        )
+
+
+def read_history(directory: str | Path) -> list[dict[str, Any]]:
+    """The history rows of a run directory."""
+    return read_jsonl(Path(directory) / HISTORY_FILE)

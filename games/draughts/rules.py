@@ -1,0 +1,314 @@
+"""American checkers and US give-away checkers: one rules class on the bitboard engine.
+
+A state is the tuple ``(black, white, kings, side, plies, quiet, history)``:
+
+* ``black``, ``white``, ``kings`` -- bitboards on Samuel's 35-square layout (see ``engine``);
+* ``side`` -- 0 Black to move, 1 White;
+* ``plies`` -- plies played since the start (or since the FEN it was read from);
+* ``quiet`` -- plies since the last capture or man move (the no-progress counter);
+* ``history`` -- with ``repetition`` on, the keys (``position_key``) of every position since the
+  last capture or man move, the current one last; ``()`` with repetition off. Only those
+  positions can ever recur, so this is the least history that decides threefold repetition.
+
+Moves are tuples of PDN squares: ``(11, 15)`` is 11-15, ``(15, 22, 29)`` is 15x22x29; a capture
+keeps every landing square, so two paths between the same squares are two moves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
+from mindgames.game import Game
+from mindgames.games.draughts import engine
+from mindgames.games.draughts.engine import BOARD, CAPTURED, PROMO, SQ
+
+DraughtsState = tuple[int, int, int, int, int, int, tuple[int, ...]]
+DraughtsMove = tuple[int, ...]
+
+_MASK = {s: SQ[s] for s in range(1, 33)}
+_MOVE = re.compile(r"^([0-9]{1,2})((?:[-xX][0-9]{1,2})+)$")
+_TOKEN = re.compile(r"^([Kk]?)([0-9]{1,2})(?:-[Kk]?([0-9]{1,2}))?$")
+
+
+def position_key(b: int, w: int, k: int, side: int) -> int:
+    """One int for board and side to move: the transposition and repetition key."""
+    return b | (w << 35) | (k << 70) | (side << 105)
+
+
+def _squares(mask: int) -> list[int]:
+    return [s for s in range(1, 33) if mask & SQ[s]]
+
+
+def _non_negative(instance: Any, attribute: attrs.Attribute, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{attribute.name} must be a non-negative integer, got {value!r}")
+
+
+def _cap(instance: Any, attribute: attrs.Attribute, value: int | None) -> None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise ValueError(f"{attribute.name} must be a positive integer or None, got {value!r}")
+
+
+@attrs.frozen
+class Draughts(Game):
+    """The 8x8 draughts rules shared by ``checkers`` and ``giveaway``.
+
+    ``repetition``: a position occurring for the third time (same side to move) is a draw.
+    ``no_progress``: a draw after that many moves per side without a capture or a man move
+    (0 turns it off). ``max_plies``: a hard cap on game length; reaching it is a draw.
+    """
+
+    player_names = ("Black", "White")
+    #: True when a side without pieces or moves wins (give-away)
+    losing: ClassVar[bool] = False
+
+    repetition: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    no_progress: int = attrs.field(default=40, validator=_non_negative)
+    max_plies: int | None = attrs.field(default=None, validator=_cap)
+
+    # --- rules -----------------------------------------------------------------------------
+    def make_state(self, black: int, white: int, kings: int, side: int) -> DraughtsState:
+        """A fresh state (no plies, no history) from bitboards."""
+        history = (position_key(black, white, kings, side),) if self.repetition else ()
+        return (black, white, kings, side, 0, 0, history)
+
+    def initial_state(self) -> DraughtsState:
+        return self.make_state(*engine.START)
+
+    def to_move(self, state: DraughtsState) -> int:
+        return state[3]
+
+    def drawn(self, state: DraughtsState) -> bool:
+        """Whether a draw rule (repetition, no progress, length cap) has ended the game."""
+        _, _, _, _, plies, quiet, history = state
+        if self.no_progress and quiet >= 2 * self.no_progress:
+            return True
+        if self.max_plies is not None and plies >= self.max_plies:
+            return True
+        return len(history) >= 9 and history.count(history[-1]) >= 3
+
+    def legal_moves(self, state: DraughtsState) -> list[DraughtsMove]:
+        if self.drawn(state):
+            return []
+        return engine.legal_paths(state[0], state[1], state[2], state[3])
+
+    def move_count(self, state: DraughtsState) -> int:
+        if self.drawn(state):
+            return 0
+        return engine.count_moves(state[0], state[1], state[2], state[3])
+
+    def capture_pending(self, state: DraughtsState) -> bool:
+        b, w, k, side = state[0], state[1], state[2], state[3]
+        own, opp = (b, w) if side == 0 else (w, b)
+        return bool(engine.jumpers(own, opp, k, side)) and not self.drawn(state)
+
+    def play(self, state: DraughtsState, move: DraughtsMove) -> DraughtsState:
+        """The state after ``move``. Only cheap checks: moves should come from legal_moves."""
+        b, w, k, side, plies, quiet, history = state
+        try:
+            first, last = move[0], move[-1]
+            f, t = _MASK[first], _MASK[last]
+            if len(move) == 2 and abs(first - last) <= 5:
+                cap = 0
+            else:
+                cap = 0
+                for i in range(len(move) - 1):
+                    cap |= CAPTURED[move[i], move[i + 1]]
+        except (TypeError, KeyError, IndexError):
+            raise IllegalMoveError(f"not a draughts move: {move!r}") from None
+        own, opp = (b, w) if side == 0 else (w, b)
+        if not f & own or (t & (b | w) and t != f) or cap & ~opp:
+            raise IllegalMoveError(f"{self.move_text(state, move)} cannot be played here")
+        own ^= f ^ t
+        opp ^= cap
+        nk = k & ~cap
+        man = not f & k
+        if not man:
+            nk = (nk ^ f) | t
+        elif t & PROMO[side]:
+            nk |= t
+        nb, nw = (own, opp) if side == 0 else (opp, own)
+        nside = 1 - side
+        if cap or man:
+            quiet = 0
+            history = (position_key(nb, nw, nk, nside),) if self.repetition else ()
+        else:
+            quiet += 1
+            if self.repetition:
+                history = (*history, position_key(nb, nw, nk, nside))
+        return (nb, nw, nk, nside, plies + 1, quiet, history)
+
+    def is_terminal(self, state: DraughtsState) -> bool:
+        return self.drawn(state) or not engine.count_moves(state[0], state[1], state[2], state[3])
+
+    def returns(self, state: DraughtsState) -> tuple[float, float]:
+        """+1/-1 when the side to move has no piece or move (reversed in give-away), else 0."""
+        if not engine.count_moves(state[0], state[1], state[2], state[3]):
+            mover = 1.0 if self.losing else -1.0
+            return (mover, -mover) if state[3] == 0 else (-mover, mover)
+        if self.drawn(state):
+            return (0.0, 0.0)
+        raise MindgamesError(
+            f"returns asked of a game that is not over: {self.position_text(state)}"
+        )
+
+    def progress(self, state: DraughtsState) -> int:
+        return state[4]
+
+    def search_key(self, state: DraughtsState) -> int:
+        """Board and side to move only: the counters and history are left out on purpose.
+
+        Path-dependent draws (repetition, no progress, the cap) are seen by ``is_terminal``
+        on the state itself, which a searcher checks before probing its table.
+        """
+        return position_key(state[0], state[1], state[2], state[3])
+
+    def perft(self, state: DraughtsState, depth: int) -> int:
+        """Leaves of the move tree; like every perft it ignores the draw rules."""
+        return engine.perft(state[0], state[1], state[2], state[3], depth)
+
+    def opening_books(self) -> dict[str, Sequence[tuple[str, Sequence[str]]]]:
+        from mindgames.games.draughts.ballots import load_ballots
+
+        return {"acf-3move": [(f"ballot {b.number}", b.moves) for b in load_ballots()]}
+
+    # --- text ------------------------------------------------------------------------------
+    def move_text(self, state: DraughtsState, move: DraughtsMove) -> str:
+        capture = len(move) > 2 or abs(move[0] - move[-1]) > 5
+        return ("x" if capture else "-").join(map(str, move))
+
+    def parse_move(self, state: DraughtsState, text: str) -> DraughtsMove:
+        """Parse ``11-15``, ``22x15`` or ``15x22x29``; a capture may leave out landing squares
+        (``15x29``) when only one legal capture fits."""
+        if not isinstance(text, str):
+            raise NotationError(f"a move must be text, got {text!r}")
+        m = _MOVE.match(text.strip())
+        if not m:
+            raise NotationError(f"bad draughts move {text!r}: expected e.g. 11-15, 22x15, 15x22x29")
+        squares = tuple(int(x) for x in re.split(r"[-xX]", text.strip()))
+        if not all(1 <= s <= 32 for s in squares):
+            raise NotationError(f"bad draughts move {text!r}: squares are numbered 1-32")
+        moves = self.legal_moves(state)
+        if squares in moves:
+            return squares
+        fits = [mv for mv in moves if _fits(squares, mv)]
+        if len(fits) == 1:
+            return fits[0]
+        fen = self.position_text(state)
+        if fits:
+            options = ", ".join(self.move_text(state, mv) for mv in fits)
+            raise IllegalMoveError(f"{text.strip()!r} is ambiguous in {fen}: {options}")
+        legal = ", ".join(sorted(self.move_text(state, mv) for mv in moves)) or "none"
+        raise IllegalMoveError(f"{text.strip()!r} is not legal in {fen} (legal: {legal})")
+
+    def position_text(self, state: DraughtsState) -> str:
+        b, w, k, side = state[0], state[1], state[2], state[3]
+
+        def pieces(own: int) -> str:
+            men = [str(s) for s in _squares(own & ~k)]
+            kings = [f"K{s}" for s in _squares(own & k)]
+            return ",".join(men + kings)
+
+        return f"{'BW'[side]}:W{pieces(w)}:B{pieces(b)}"
+
+    def parse_position(self, text: str) -> DraughtsState:
+        """Read PDN FEN (``B:W18,24,K10:B12,16,K22``); ranges such as ``1-12`` are accepted."""
+        b, w, k, side = parse_fen(text)
+        return self.make_state(b, w, k, side)
+
+    def render(self, state: DraughtsState) -> str:
+        b, w, k, side = state[0], state[1], state[2], state[3]
+        lines = ["  +-----------------+"]
+        for r in range(8):
+            cells = []
+            for c in range(8):
+                s = engine.SQUARE_AT.get((r, c))
+                if s is None:
+                    cells.append(" ")
+                    continue
+                m = SQ[s]
+                ch = "b" if m & b else "w" if m & w else "."
+                cells.append(ch.upper() if m & k else ch)
+            nums = " ".join(f"{s:2d}" for s in range(4 * r + 1, 4 * r + 5))
+            lines.append(f"{8 - r} | {' '.join(cells)} |   {nums}")
+        lines.append("  +-----------------+")
+        lines.append("    a b c d e f g h")
+        lines.append(f"{self.player_names[side]} to move (b/w men, B/W kings)")
+        return "\n".join(lines)
+
+
+def _fits(squares: tuple[int, ...], move: DraughtsMove) -> bool:
+    """Whether a capture path ``move`` has the given first, last and (in order) other squares."""
+    if len(move) < 3 and abs(move[0] - move[-1]) <= 5:
+        return False
+    if move[0] != squares[0] or move[-1] != squares[-1]:
+        return False
+    rest = iter(move[1:-1])
+    return all(any(s == x for x in rest) for s in squares[1:-1])
+
+
+def parse_fen(text: str) -> tuple[int, int, int, int]:
+    """Bitboards and side to move of a PDN FEN string; NotationError with the reason."""
+    if not isinstance(text, str):
+        raise NotationError(f"a FEN must be text, got {text!r}")
+    s = text.strip()
+    if s.startswith("[FEN") and s.endswith("]"):
+        s = s[4:-1].strip()
+    s = s.strip().strip('"').strip().rstrip(".").strip()
+    parts = s.split(":")
+    if len(parts) != 3:
+        raise NotationError(f"bad FEN {text!r}: expected side:Wsquares:Bsquares")
+    turn = parts[0].strip().upper()
+    if turn not in ("B", "W"):
+        raise NotationError(f"bad FEN {text!r}: side to move must be B or W")
+    boards = {"B": 0, "W": 0}
+    kings = 0
+    seen: set[str] = set()
+    for part in parts[1:]:
+        p = part.strip()
+        colour = p[:1].upper()
+        if colour not in boards or colour in seen:
+            raise NotationError(f"bad FEN {text!r}: expected one W and one B piece list")
+        seen.add(colour)
+        body = p[1:].strip()
+        for token in body.split(",") if body else []:
+            m = _TOKEN.match(token.strip())
+            if not m:
+                raise NotationError(f"bad FEN {text!r}: cannot read square {token.strip()!r}")
+            lo = int(m.group(2))
+            hi = int(m.group(3)) if m.group(3) else lo
+            if not 1 <= lo <= hi <= 32:
+                raise NotationError(f"bad FEN {text!r}: squares are 1-32 ({token.strip()!r})")
+            for sq in range(lo, hi + 1):
+                mask = SQ[sq]
+                if (boards["B"] | boards["W"]) & mask:
+                    raise NotationError(f"bad FEN {text!r}: square {sq} given twice")
+                boards[colour] |= mask
+                if m.group(1):
+                    kings |= mask
+    b, w = boards["B"], boards["W"]
+    if b & ~kings & PROMO[0] or w & ~kings & PROMO[1]:
+        raise NotationError(f"bad FEN {text!r}: a man on the far row must be a king")
+    assert not (b | w) & ~BOARD
+    return b, w, kings, 0 if turn == "B" else 1
+
+
+@attrs.frozen
+class Checkers(Draughts):
+    """American checkers (English draughts): a side with no piece or no move loses."""
+
+    name = "checkers"
+    losing = False
+
+
+@attrs.frozen
+class Giveaway(Draughts):
+    """US give-away checkers: checkers' moves, but a side with no piece or no move wins."""
+
+    name = "giveaway"
+    losing = True

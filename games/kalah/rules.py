@@ -1,0 +1,297 @@
+"""Kalah(m, n) rules on a position packed into one Python int.
+
+The board has ``2m + 2`` fields in sowing (counter-clockwise) order: South's pits 0..m-1,
+South's store m, North's pits m+1..2m, North's store 2m+1. Field ``k`` holds its seed count in
+bits ``k*B .. k*B+B-1``. A sowing of ``s`` seeds from field ``f`` is one precomputed addition,
+``DELTA[f][s]``, and lands on the precomputed ``LAST[f][s]``.
+
+A state is ``(packed, side, plies)``: side 0 is South (moves first). A terminal state has every
+seed in a store. Moves are pit numbers 1..m counted from the mover's left (pit 1 is farthest
+from the mover's store).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from mindgames.errors import IllegalMoveError, NotationError
+from mindgames.game import Game
+
+KalahState = tuple[int, int, int]
+
+
+class Tables:
+    """Precomputed layout and sowing tables for one (pits, seeds) size."""
+
+    def __init__(self, pits: int, seeds: int) -> None:
+        m = pits
+        total = 2 * m * seeds
+        self.pits, self.total = m, total
+        self.fields = n = 2 * m + 2
+        self.bits = b = max(4, total.bit_length() + 1)
+        self.mask = (1 << b) - 1
+        self.store = (m, 2 * m + 1)
+        self.offset = (0, m + 1)
+        self.shift = tuple(k * b for k in range(n))
+        self.pit_mask = [0, 0]
+        for i in range(m):
+            self.pit_mask[0] |= self.mask << self.shift[i]
+            self.pit_mask[1] |= self.mask << self.shift[m + 1 + i]
+        self.all_pits = self.pit_mask[0] | self.pit_mask[1]
+        self.delta: list[list[int]] = []
+        self.last: list[list[int]] = []
+        for f in range(n):
+            side = 0 if f < m + 1 else 1
+            skip = self.store[1 - side]
+            deltas, lasts = [0], [f]
+            d, i = -(0), f
+            for _ in range(total):
+                i = (i + 1) % n
+                while i == skip:
+                    i = (i + 1) % n
+                d += 1 << self.shift[i]
+                deltas.append(d)
+                lasts.append(i)
+            self.delta.append([dd - (s << self.shift[f]) for s, dd in enumerate(deltas)])
+            self.last.append(lasts)
+
+    def pack(self, fields: Sequence[int]) -> int:
+        return sum(v << self.shift[k] for k, v in enumerate(fields))
+
+    def unpack(self, packed: int) -> list[int]:
+        b, mask = self.bits, self.mask
+        return [(packed >> (k * b)) & mask for k in range(self.fields)]
+
+
+_TABLES: dict[tuple[int, int], Tables] = {}
+
+
+def tables(pits: int, seeds: int) -> Tables:
+    key = (pits, seeds)
+    if key not in _TABLES:
+        _TABLES[key] = Tables(pits, seeds)
+    return _TABLES[key]
+
+
+def _positive(instance: Any, attribute: attrs.Attribute, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{attribute.name} must be a positive integer, got {value!r}")
+    if (attribute.name == "pits" and value > 16) or (attribute.name == "seeds" and value > 32):
+        raise ValueError(f"{attribute.name}={value} is larger than mindgames supports")
+
+
+@attrs.frozen
+class Kalah(Game):
+    """Kalah with ``pits`` per side and ``seeds`` per pit; South moves first.
+
+    ``empty_capture``: whether a last seed in an own empty pit captures even when the opposite
+    pit is empty (the variant of Irving, Donkers and Uiterwijk's solution).
+    """
+
+    name = "kalah"
+    player_names = ("South", "North")
+
+    pits: int = attrs.field(default=6, validator=_positive)
+    seeds: int = attrs.field(default=4, validator=_positive)
+    empty_capture: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+
+    @property
+    def t(self) -> Tables:
+        return tables(self.pits, self.seeds)
+
+    # --- rules -----------------------------------------------------------------------------
+    def initial_state(self) -> KalahState:
+        t = self.t
+        fields = [self.seeds] * t.fields
+        fields[t.store[0]] = fields[t.store[1]] = 0
+        return (t.pack(fields), 0, 0)
+
+    def to_move(self, state: KalahState) -> int:
+        return state[1]
+
+    def legal_moves(self, state: KalahState) -> tuple[int, ...]:
+        pos, side, _ = state
+        t = self.t
+        b, mask, off = t.bits, t.mask, t.offset[side]
+        return tuple(i + 1 for i in range(t.pits) if (pos >> ((off + i) * b)) & mask)
+
+    def play(self, state: KalahState, move: Any) -> KalahState:
+        pos, side, plies = state
+        t = self.t
+        if not isinstance(move, int) or isinstance(move, bool) or not 1 <= move <= t.pits:
+            raise IllegalMoveError(f"kalah move must be a pit number 1-{t.pits}, got {move!r}")
+        start = t.offset[side] + move - 1
+        seeds = (pos >> t.shift[start]) & t.mask
+        if not seeds or not pos & t.all_pits:
+            raise IllegalMoveError(f"pit {move} is empty" if seeds == 0 else "game is over")
+        npos, nside = sow(t, pos, side, start, seeds, self.empty_capture)
+        return (npos, nside, plies + 1)
+
+    def is_terminal(self, state: KalahState) -> bool:
+        return not state[0] & self.t.all_pits
+
+    def margin(self, state: KalahState) -> int:
+        """South's store minus North's (the final margin once the game is over)."""
+        t = self.t
+        pos = state[0]
+        return ((pos >> t.shift[t.store[0]]) & t.mask) - ((pos >> t.shift[t.store[1]]) & t.mask)
+
+    def returns(self, state: KalahState) -> tuple[float, float]:
+        m = self.margin(state)
+        if m == 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if m > 0 else (-1.0, 1.0)
+
+    def progress(self, state: KalahState) -> int:
+        return state[2]
+
+    def search_key(self, state: KalahState) -> tuple[int, int]:
+        return state[0], state[1]
+
+    def perft(self, state: KalahState, depth: int) -> int:
+        if depth == 0:
+            return 1
+        return perft(self.t, state[0], state[1], depth, self.empty_capture)
+
+    # --- text ------------------------------------------------------------------------------
+    def move_text(self, state: KalahState, move: Any) -> str:
+        return str(move)
+
+    def parse_move(self, state: KalahState, text: str) -> int:
+        t = text.strip()
+        if not t.isdigit():
+            raise NotationError(f"bad kalah move {text!r}: expected a pit number 1-{self.pits}")
+        move = int(t)
+        if move not in self.legal_moves(state):
+            raise IllegalMoveError(
+                f"pit {move} is not a legal move (legal: "
+                f"{', '.join(map(str, self.legal_moves(state))) or 'none'})"
+            )
+        return move
+
+    def position_text(self, state: KalahState) -> str:
+        t = self.t
+        f = t.unpack(state[0])
+        m = t.pits
+        south = ",".join(map(str, f[0:m]))
+        north = ",".join(map(str, f[m + 1 : 2 * m + 1]))
+        return f"{south};{f[m]};{north};{f[2 * m + 1]};{'SN'[state[1]]}"
+
+    def parse_position(self, text: str, *, check_total: bool = False) -> KalahState:
+        """Parse ``south pits;south store;north pits;north store;side`` (S or N).
+
+        A position may hold fewer seeds than the game starts with (a study position), never
+        more; ``check_total`` demands exactly the starting total.
+        """
+        m = self.pits
+        parts = text.strip().split(";")
+        if len(parts) != 5:
+            raise NotationError(
+                f"bad kalah position {text!r}: expected 5 fields separated by ';' "
+                "(south pits;south store;north pits;north store;S|N)"
+            )
+        try:
+            south = [int(x) for x in parts[0].split(",")]
+            north = [int(x) for x in parts[2].split(",")]
+            stores = [int(parts[1]), int(parts[3])]
+        except ValueError:
+            raise NotationError(
+                f"bad kalah position {text!r}: seed counts must be integers"
+            ) from None
+        if len(south) != m or len(north) != m:
+            raise NotationError(
+                f"bad kalah position {text!r}: expected {m} pits a side, got "
+                f"{len(south)} and {len(north)}"
+            )
+        fields = [*south, stores[0], *north, stores[1]]
+        if any(v < 0 for v in fields):
+            raise NotationError(f"bad kalah position {text!r}: negative seed count")
+        if sum(fields) > 2 * m * self.seeds or (check_total and sum(fields) != 2 * m * self.seeds):
+            raise NotationError(
+                f"bad kalah position {text!r}: {sum(fields)} seeds, Kalah({m},{self.seeds}) "
+                f"has {2 * m * self.seeds}"
+            )
+        side = parts[4].strip().upper()
+        if side not in ("S", "N"):
+            raise NotationError(f"bad kalah position {text!r}: side to move must be S or N")
+        t = self.t
+        pos = t.pack(fields)
+        if not pos & t.pit_mask[0] or not pos & t.pit_mask[1]:
+            pos = sweep(t, pos)
+        return (pos, "SN".index(side), 0)
+
+    def render(self, state: KalahState) -> str:
+        t = self.t
+        f = t.unpack(state[0])
+        m = t.pits
+        north = " ".join(f"{v:2d}" for v in reversed(f[m + 1 : 2 * m + 1]))
+        south = " ".join(f"{v:2d}" for v in f[0:m])
+        pad = " " * 4
+        return "\n".join(
+            [
+                f"{pad} {north}     North",
+                f"{f[2 * m + 1]:3d} {' ' * (3 * m)} {f[m]:3d}",
+                f"{pad} {south}     South",
+                f"{'South' if state[1] == 0 else 'North'} to move",
+            ]
+        )
+
+    # --- helpers for encodings ------------------------------------------------------------
+    def fields_from_mover(self, state: KalahState) -> list[int]:
+        """Fields seen from the side to move: my pits, my store, their pits, their store."""
+        f = self.t.unpack(state[0])
+        if state[1] == 0:
+            return f
+        m = self.pits
+        return f[m + 1 :] + f[: m + 1]
+
+
+def sweep(t: Tables, pos: int) -> int:
+    """End of game: each side's remaining seeds go to its own store."""
+    f = t.unpack(pos)
+    m = t.pits
+    south, north = sum(f[0:m]), sum(f[m + 1 : 2 * m + 1])
+    return ((f[m] + south) << t.shift[m]) | ((f[2 * m + 1] + north) << t.shift[2 * m + 1])
+
+
+def sow(
+    t: Tables, pos: int, side: int, start: int, seeds: int, empty_capture: bool
+) -> tuple[int, int]:
+    """Sow ``seeds`` from field ``start``; return (packed, side to move next)."""
+    pos += t.delta[start][seeds]
+    last = t.last[start][seeds]
+    store = t.store[side]
+    if last == store:
+        nxt = side
+    else:
+        nxt = 1 - side
+        off = t.offset[side]
+        if off <= last < off + t.pits and (pos >> t.shift[last]) & t.mask == 1:
+            opp = 2 * t.pits - last
+            o = (pos >> t.shift[opp]) & t.mask
+            if o or empty_capture:
+                pos += ((1 + o) << t.shift[store]) - (1 << t.shift[last]) - (o << t.shift[opp])
+    if not pos & t.pit_mask[0] or not pos & t.pit_mask[1]:
+        pos = sweep(t, pos)
+    return pos, nxt
+
+
+def perft(t: Tables, pos: int, side: int, depth: int, empty_capture: bool) -> int:
+    """Leaves of the ply tree (a ply is one sowing); every leaf is made."""
+    b, mask, m = t.bits, t.mask, t.pits
+    off = t.offset[side]
+    total = 0
+    for i in range(off, off + m):
+        s = (pos >> (i * b)) & mask
+        if not s:
+            continue
+        if depth == 1:
+            total += 1
+            continue
+        npos, nside = sow(t, pos, side, i, s, empty_capture)
+        if npos & t.all_pits:
+            total += perft(t, npos, nside, depth - 1, empty_capture)
+    return total

@@ -1,0 +1,118 @@
+"""An exact Kalah solver: alpha-beta on the final margin, MTD(f), and a transposition table.
+
+The value of a position is the final margin (mover's store minus the other's) of the side to
+move under perfect play by both sides. Searching works on the packed ints of ``rules``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import attrs
+
+from mindgames.games.kalah.rules import Kalah, KalahState, sow
+
+
+@attrs.frozen
+class Solution:
+    value: int  # final margin for the side to move
+    south_margin: int  # the same value from South's (the first player's) point of view
+    best_moves: tuple[int, ...]
+    nodes: int
+    seconds: float
+
+
+def solve(game: Kalah, state: KalahState) -> Solution:
+    """Solve ``state`` exactly."""
+    t = game.t
+    empty_capture = game.empty_capture
+    b, mask, m = t.bits, t.mask, t.pits
+    total = sum(t.unpack(state[0]))  # a study position may hold fewer seeds than the start
+    all_pits, stores, offsets = t.all_pits, t.store, t.offset
+    shifts = t.shift
+    tt: dict[int, tuple[int, int]] = {}
+    nodes = 0
+    inf = total + 1
+
+    def children(pos: int, side: int) -> list[tuple[int, int, int]]:
+        out = []
+        off = offsets[side]
+        store = stores[side]
+        for i in range(off, off + m):
+            s = (pos >> (i * b)) & mask
+            if s:
+                npos, nside = sow(t, pos, side, i, s, empty_capture)
+                gain = ((npos >> shifts[store]) & mask) - ((pos >> shifts[store]) & mask)
+                # extra turns first, then the largest immediate gain
+                out.append((0 if nside == side else 1, -gain, npos, nside, i - off + 1))
+        out.sort()
+        return [(npos, nside, move) for _, _, npos, nside, move in out]
+
+    def ab(pos: int, side: int, alpha: int, beta: int) -> int:
+        nonlocal nodes
+        nodes += 1
+        mine = (pos >> shifts[stores[side]]) & mask
+        theirs = (pos >> shifts[stores[1 - side]]) & mask
+        if not pos & all_pits:
+            return mine - theirs
+        rest = total - mine - theirs
+        if mine - theirs + rest <= alpha:
+            return mine - theirs + rest
+        if mine - theirs - rest >= beta:
+            return mine - theirs - rest
+        key = (pos << 1) | side
+        lo, hi = tt.get(key, (-inf, inf))
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        a, bb = max(alpha, lo), min(beta, hi)
+        best = -inf
+        for npos, nside, _ in children(pos, side):
+            if nside == side:
+                v = ab(npos, nside, max(a, best), bb)
+            else:
+                v = -ab(npos, nside, -bb, -max(a, best))
+            if v > best:
+                best = v
+                if best >= bb:
+                    break
+        if best <= a:
+            tt[key] = (lo, min(hi, best))
+        elif best >= bb:
+            tt[key] = (max(lo, best), hi)
+        else:
+            tt[key] = (best, best)
+        return best
+
+    def mtdf(pos: int, side: int, guess: int) -> int:
+        lower, upper, g = -inf, inf, guess
+        while lower < upper:
+            beta = g + 1 if g == lower else g
+            g = ab(pos, side, beta - 1, beta)
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+        return g
+
+    start = time.perf_counter()
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20 * total + 1000))
+    try:
+        pos, side = state[0], state[1]
+        value = mtdf(pos, side, 0)
+        best = []
+        for npos, nside, move in children(pos, side):
+            if nside == side:
+                ok = ab(npos, nside, value - 1, value) >= value
+            else:
+                ok = -ab(npos, nside, -value, -value + 1) >= value
+            if ok:
+                best.append(move)
+    finally:
+        sys.setrecursionlimit(old_limit)
+    seconds = time.perf_counter() - start
+    south = value if side == 0 else -value
+    return Solution(value, south, tuple(best), nodes, seconds)

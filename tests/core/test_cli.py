@@ -1,0 +1,69 @@
+"""The CLI skeleton through a real subprocess: version, plugins, describe-model, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from mindgames import __version__
+from mindgames.agent import build_evaluator
+from mindgames.modelfile import save_evaluator
+
+
+def mindgames(*args: str) -> subprocess.CompletedProcess[str]:
+    code = "from mindgames.cli.main import main; main()"
+    env = dict(os.environ, MINDGAMES_STRICT_PLUGINS="1")
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120, env=env
+    )
+
+
+def test_version():
+    out = mindgames("--version")
+    assert out.returncode == 0
+    assert out.stdout.strip() == f"mindgames, version {__version__}"
+
+
+def test_plugins_json_lists_builtins_with_their_distribution():
+    out = mindgames("plugins", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert rows, "no built-in components registered"
+    assert {r["distribution"] for r in rows} == {"mindgames"}
+    assert {r["plugin"] for r in rows} <= {
+        "draughts",
+        "kalah",
+        "evaluators",
+        "searchers",
+        "learners",
+    }
+
+
+def test_describe_model_reads_metadata(registry, tmp_path):
+    game = registry.game("tictactoe")
+    evaluator = build_evaluator(registry, game, {"model": "tiny", "encoding": "cells"})
+    path = tmp_path / "m.npz"
+    save_evaluator(path, game, evaluator, {"learner": "none", "seed": 5})
+    out = mindgames("describe-model", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    meta = json.loads(out.stdout)
+    assert meta["game"]["name"] == "tictactoe" and meta["model"]["kind"] == "tiny"
+    text = mindgames("describe-model", str(path))
+    assert "encoding:   cells (9 columns)" in text.stdout and "parameters: 9" in text.stdout
+
+
+def test_user_error_is_one_line_exit_2_and_verbose_shows_traceback(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    out = mindgames("describe-model", str(bad))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("mindgames: error: ")
+    verbose = mindgames("--verbose", "describe-model", str(bad))
+    assert verbose.returncode != 0 and "Traceback" in verbose.stderr
+
+
+def test_unknown_game_exit_2():
+    out = mindgames("describe", "no-such-game")
+    assert out.returncode == 2 and "unknown game 'no-such-game'" in out.stderr
