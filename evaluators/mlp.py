@@ -1,0 +1,258 @@
+"""``mlp``: a multi-layer perceptron with tanh output, optional direct input-to-output links.
+
+Shape: inputs -> hidden layers (``hidden`` sizes; ``tanh`` or ``sigmoid`` units) -> one tanh
+output unit, value = tanh(w_o . h + b_o [+ d . x]). ``direct = true`` adds the links ``d`` from
+every input straight to the output, as NeuroDraughts used.
+
+All weights live in one flat vector (``get_params`` order below); the layers are views into it,
+so ``set_params`` is one copy and the value path allocates little::
+
+    layer1: W (h1 x inputs, row-major), b (h1); layer2: W (h2 x h1), b (h2); ...;
+    output: w_o (h_last), b_o (1); direct: d (inputs)      [only when direct]
+
+``param_groups()`` names those groups with their fan-in (the TD learner gives each its own
+step size, 1/fan-in by default). Gradients are analytic (back-propagation), one row per
+position in ``value_and_grad_batch``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from mindgames.errors import ConfigError
+from mindgames.evaluators.common import float_array, uniform_range
+from mindgames.model import DIFFERENTIABLE, PARAMETRIC, Model
+
+ACTIVATIONS = ("tanh", "sigmoid")
+
+
+@attrs.frozen
+class MLPConfig:
+    """``hidden``: hidden layer sizes; ``activation``: tanh or sigmoid hidden units;
+    ``direct``: input-to-output links; ``init``: uniform range of every initial weight."""
+
+    hidden: list[int] = attrs.Factory(lambda: [10])
+    activation: str = "tanh"
+    direct: bool = False
+    init: tuple[float, float] = (-0.1, 0.1)
+
+
+def layout(inputs: int, hidden: Sequence[int], direct: bool) -> list[tuple[str, int, int]]:
+    """``(group, size, fan_in)`` of each parameter group in flat order."""
+    groups = []
+    fan_in = inputs
+    for i, h in enumerate(hidden):
+        groups.append((f"layer{i + 1}", h * fan_in + h, fan_in))
+        fan_in = h
+    groups.append(("output", fan_in + 1, fan_in))
+    if direct:
+        groups.append(("direct", inputs, inputs))
+    return groups
+
+
+class MLP(Model):
+    """Feed-forward net, one tanh output, values in (-1, 1) for the side to move."""
+
+    kind = "mlp"
+    capabilities = frozenset({PARAMETRIC, DIFFERENTIABLE})
+
+    def __init__(
+        self, params: np.ndarray, inputs: int, hidden: Sequence[int], activation: str, direct: bool
+    ) -> None:
+        self.inputs = int(inputs)
+        self.hidden = [int(h) for h in hidden]
+        self.activation = activation
+        self.direct = bool(direct)
+        self._groups = layout(self.inputs, self.hidden, self.direct)
+        size = sum(g[1] for g in self._groups)
+        self._p = np.array(params, dtype=float)
+        if self._p.shape != (size,):
+            raise ValueError(f"mlp of this shape has {size} parameters, got {self._p.size}")
+        self._sigmoid = activation == "sigmoid"
+        # views into the flat vector: (W, b) per hidden layer, then output and direct links
+        self._layers: list[tuple[np.ndarray, np.ndarray]] = []
+        self._slices: list[tuple[slice, slice]] = []
+        start, fan_in = 0, self.inputs
+        for h in self.hidden:
+            w_end = start + h * fan_in
+            self._layers.append(
+                (self._p[start:w_end].reshape(h, fan_in), self._p[w_end : w_end + h])
+            )
+            self._slices.append((slice(start, w_end), slice(w_end, w_end + h)))
+            start, fan_in = w_end + h, h
+        self._wo = self._p[start : start + fan_in]
+        self._bo = self._p[start + fan_in : start + fan_in + 1]
+        self._out = slice(start, start + fan_in)
+        self._bias_at = start + fan_in
+        start += fan_in + 1
+        self._d = self._p[start : start + self.inputs] if self.direct else None
+        self._dslice = slice(start, start + self.inputs)
+        self._one = len(self._layers) == 1
+        self._fast: tuple[np.ndarray, np.ndarray, np.ndarray, float] | None = None
+
+    # --- values ----------------------------------------------------------------------------
+    def _prepare(self) -> None:
+        """Fold sigmoid(z) = (1 + tanh(z / 2)) / 2 of a one-hidden-layer net into scaled
+        weights, so the scalar path makes the same few numpy calls for both activations."""
+        w, b = self._layers[0]
+        if self._sigmoid:
+            self._fast = (
+                0.5 * w,
+                0.5 * b,
+                0.5 * self._wo,
+                float(self._bo[0] + 0.5 * self._wo.sum()),
+            )
+        else:
+            self._fast = (w, b, self._wo, float(self._bo[0]))
+
+    def value(self, x: np.ndarray) -> float:
+        if self._one:  # the common case: one hidden layer, as few numpy calls as possible
+            if self._fast is None:
+                self._prepare()
+            w, b, wo, bo = self._fast  # type: ignore[misc]
+            z = w @ x
+            z += b
+            np.tanh(z, out=z)
+            a = float(wo @ z) + bo
+        else:
+            h = x
+            for w, b in self._layers:
+                h = self._act(w @ h + b)
+            a = float(self._wo @ h) + float(self._bo[0])
+        if self._d is not None:
+            a += float(self._d @ x)
+        return math.tanh(a)
+
+    def _act(self, z: np.ndarray) -> np.ndarray:
+        if self._sigmoid:
+            return 0.5 * np.tanh(0.5 * z) + 0.5
+        return np.tanh(z, out=z)
+
+    def _forward(self, xs: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        """Every layer's activations (inputs first) and the output pre-activations."""
+        hs = [xs]
+        h = xs
+        for w, b in self._layers:
+            z = h @ w.T
+            z += b
+            h = self._act(z)
+            hs.append(h)
+        a = h @ self._wo + self._bo[0]
+        if self._d is not None:
+            a += xs @ self._d
+        return hs, a
+
+    def value_batch(self, xs: np.ndarray) -> np.ndarray:
+        xs = np.asarray(xs, dtype=float)
+        if xs.shape[0] == 0:
+            return np.zeros(0)
+        return np.tanh(self._forward(xs)[1])
+
+    # --- capabilities ----------------------------------------------------------------------
+    def get_params(self) -> np.ndarray:
+        return self._p.copy()
+
+    def set_params(self, params: np.ndarray) -> None:
+        params = np.asarray(params, dtype=float)
+        if params.shape != self._p.shape:
+            raise ConfigError(f"model 'mlp' has {self._p.size} parameters, got {params.size}")
+        self._p[:] = params
+        self._fast = None
+
+    def param_groups(self) -> list[tuple[str, int, int]]:
+        """``(name, size, fan_in)`` per layer, in ``get_params`` order (per-layer step sizes)."""
+        return list(self._groups)
+
+    def _dact(self, h: np.ndarray) -> np.ndarray:
+        return h * (1.0 - h) if self._sigmoid else 1.0 - h * h
+
+    def value_and_grad(self, x: np.ndarray) -> tuple[float, np.ndarray]:
+        x = np.asarray(x, dtype=float)
+        hs = [x]
+        h = x
+        for w, b in self._layers:
+            h = self._act(w @ h + b)
+            hs.append(h)
+        a = float(self._wo @ h) + float(self._bo[0])
+        if self._d is not None:
+            a += float(self._d @ x)
+        v = math.tanh(a)
+        dv = 1.0 - v * v
+        grad = np.empty(self._p.size)
+        np.multiply(h, dv, out=grad[self._out])
+        grad[self._bias_at] = dv
+        if self._d is not None:
+            np.multiply(x, dv, out=grad[self._dslice])
+        delta = (dv * self._wo) * self._dact(h)
+        for i in range(len(self._layers) - 1, -1, -1):
+            ws, bs = self._slices[i]
+            w = self._layers[i][0]
+            np.multiply.outer(delta, hs[i], out=grad[ws].reshape(w.shape))
+            grad[bs] = delta
+            if i:
+                delta = (delta @ w) * self._dact(hs[i])
+        return v, grad
+
+    def value_and_grad_batch(self, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Values (n,) and d value / d params (n, parameters), by back-propagation."""
+        xs = np.asarray(xs, dtype=float)
+        n = xs.shape[0]
+        hs, a = self._forward(xs)
+        v = np.tanh(a)
+        dv = 1.0 - v * v
+        grads = np.empty((n, self._p.size))
+        grads[:, self._out] = dv[:, None] * hs[-1]
+        grads[:, self._bias_at] = dv
+        if self._d is not None:
+            grads[:, self._dslice] = dv[:, None] * xs
+        delta = dv[:, None] * self._wo[None, :] * self._dact(hs[-1])
+        for i in range(len(self._layers) - 1, -1, -1):
+            ws, bs = self._slices[i]
+            below = hs[i]
+            grads[:, ws] = (delta[:, :, None] * below[:, None, :]).reshape(n, -1)
+            grads[:, bs] = delta
+            if i:
+                delta = (delta @ self._layers[i][0]) * self._dact(below)
+        return v, grads
+
+    # --- files -----------------------------------------------------------------------------
+    def config(self) -> dict[str, Any]:
+        return {"hidden": list(self.hidden), "activation": self.activation, "direct": self.direct}
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"params": self._p.copy()}
+
+    @classmethod
+    def from_saved(
+        cls, config: Mapping[str, Any], arrays: Mapping[str, np.ndarray], columns: Sequence[str]
+    ) -> MLP:
+        hidden = [int(h) for h in config["hidden"]]
+        activation = str(config["activation"])
+        direct = bool(config["direct"])
+        if activation not in ACTIVATIONS or not hidden or min(hidden) < 1:
+            raise ValueError(f"bad mlp shape {dict(config)!r}")
+        size = sum(g[1] for g in layout(len(columns), hidden, direct))
+        return cls(float_array(arrays, "params", (size,)), len(columns), hidden, activation, direct)
+
+
+def create(config: MLPConfig, columns: Sequence[str], rng: np.random.Generator) -> MLP:
+    """A fresh MLP over ``columns``, every weight uniform in ``config.init``."""
+    where = "model 'mlp'"
+    if not config.hidden or any(h < 1 for h in config.hidden):
+        raise ConfigError(
+            f"{where}: hidden must list one or more layer sizes >= 1, got {config.hidden!r}"
+        )
+    if config.activation not in ACTIVATIONS:
+        raise ConfigError(f"{where}: activation must be tanh or sigmoid, got {config.activation!r}")
+    if not columns:
+        raise ConfigError(f"{where}: the encoding has no columns")
+    lo, hi = uniform_range(config.init, where)
+    size = sum(g[1] for g in layout(len(columns), config.hidden, config.direct))
+    return MLP(
+        rng.uniform(lo, hi, size), len(columns), config.hidden, config.activation, config.direct
+    )

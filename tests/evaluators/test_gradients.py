@@ -1,0 +1,84 @@
+"""Analytic gradients of linear and mlp against central finite differences (1e-6 relative)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mindgames.evaluators import linear, mlp
+
+
+def finite_difference(model, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
+    p = model.get_params()
+    grad = np.empty_like(p)
+    for i in range(p.size):
+        up, down = p.copy(), p.copy()
+        up[i] += h
+        down[i] -= h
+        model.set_params(up)
+        vu = model.value(x)
+        model.set_params(down)
+        vd = model.value(x)
+        grad[i] = (vu - vd) / (2 * h)
+    model.set_params(p)
+    return grad
+
+
+def relative_error(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.linalg.norm(a - b) / max(np.linalg.norm(a), np.linalg.norm(b), 1e-300))
+
+
+def check(model, xs: np.ndarray) -> None:
+    values, grads = model.value_and_grad_batch(xs)
+    for x, v, g in zip(xs, values, grads, strict=True):
+        single_v, single_g = model.value_and_grad(x)
+        assert single_v == pytest.approx(model.value(x), abs=1e-12)
+        assert v == pytest.approx(single_v, abs=1e-12)
+        np.testing.assert_allclose(g, single_g, atol=1e-12)
+        assert relative_error(single_g, finite_difference(model, x)) < 1e-6
+
+
+def mlp_model(inputs, hidden, activation, direct, seed, init=(-0.5, 0.5)):
+    columns = [f"c{i}" for i in range(inputs)]
+    config = mlp.MLPConfig(hidden=hidden, activation=activation, direct=direct, init=init)
+    return mlp.create(config, columns, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("activation", ["tanh", "sigmoid"])
+@pytest.mark.parametrize("direct", [False, True])
+@pytest.mark.parametrize("hidden", [[5], [4, 3]])
+def test_mlp_gradient_matches_finite_differences(activation, direct, hidden):
+    model = mlp_model(7, hidden, activation, direct, seed=len(hidden) + direct)
+    xs = np.random.default_rng(3).normal(size=(4, 7))
+    check(model, xs)
+
+
+@pytest.mark.parametrize("output", ["none", "tanh", "soft"])
+@pytest.mark.parametrize("subset", [None, ["c1", "c4", "c5"]])
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_gradient_matches_finite_differences(output, subset, bias):
+    columns = [f"c{i}" for i in range(6)]
+    config = linear.LinearConfig(columns=subset, output=output, bias=bias, init=(-0.1, 0.1))
+    model = linear.create(config, columns, np.random.default_rng(5))
+    xs = np.random.default_rng(4).uniform(-1, 1, size=(4, 6))
+    check(model, xs)
+
+
+def test_mlp_gradient_is_not_trivially_zero_in_any_group():
+    model = mlp_model(5, [4, 3], "tanh", True, seed=9)
+    _, g = model.value_and_grad(np.random.default_rng(1).normal(size=5))
+    start = 0
+    for name, size, _ in model.param_groups():
+        assert np.abs(g[start : start + size]).max() > 0, name
+        start += size
+    assert start == g.size
+
+
+def test_mlp_param_groups_give_fan_in_per_layer():
+    model = mlp_model(32, [10], "tanh", True, seed=0)
+    assert model.param_groups() == [
+        ("layer1", 330, 32),
+        ("output", 11, 10),
+        ("direct", 32, 32),
+    ]
+    assert len(model.get_params()) == 330 + 11 + 32
