@@ -34,3 +34,11 @@ def mindgames_encodings() -> list[EncodingInfo]:
         for game in ("checkers", "giveaway")
         for name, build, options, description in _ENCODINGS
     ]
+
+
+@hookimpl
+def mindgames_commands() -> list:
+    """The ``mindgames pdn`` command group (check and convert PDN files)."""
+    from mindgames.games.draughts.pdn_cli import pdn
+
+    return [pdn]

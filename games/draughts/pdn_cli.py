@@ -1,0 +1,86 @@
+"""``mindgames pdn check`` and ``mindgames pdn convert``: read, replay and rewrite PDN files."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from mindgames.files import atomic_write
+from mindgames.games.draughts.pdn import check_report, clean, read_pdn_file, replay, write_pdn
+from mindgames.games.draughts.rules import Checkers, Draughts, Giveaway
+
+_DEFAULTS: dict[str, type[Draughts]] = {"checkers": Checkers, "giveaway": Giveaway}
+_GAME = click.option(
+    "--game",
+    "game_name",
+    type=click.Choice(sorted(_DEFAULTS)),
+    default="checkers",
+    show_default=True,
+    help="Rules for games whose tags do not say (a Variant tag wins).",
+)
+
+
+@click.group("pdn")
+def pdn() -> None:
+    """Read, check and convert PDN game records (checkers and give-away)."""
+
+
+@pdn.command("check")
+@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False))
+@_GAME
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON report.")
+def check(path: str, game_name: str, as_json: bool) -> None:
+    """Read and replay every game; report plies, final position, warnings and errors.
+
+    Exits 1 when some game has an error, 0 otherwise.
+    """
+    report = check_report(read_pdn_file(path), _DEFAULTS[game_name]())
+    if as_json:
+        click.echo(json.dumps(report, indent=None, sort_keys=False))
+    else:
+        for row in report["games"]:
+            tags = row["tags"]
+            names = f"{tags.get('Black', '?')} - {tags.get('White', '?')}"
+            status = "ok" if row["error"] is None else "ERROR"
+            click.echo(f"game {row['number']}: {status} {names} {row['result']}, "
+                       f"{row['plies']} plies, final {row['final_fen']}")  # fmt: skip
+            for warning in row["warnings"]:
+                click.echo(f"  warning: {warning}")
+            if row["error"] is not None:
+                click.echo(f"  error: {row['error']}")
+        click.echo(f"{report['total']} games, {report['replayed']} replayed, "
+                   f"{report['errors']} with errors")  # fmt: skip
+    if report["errors"]:
+        raise SystemExit(1)
+
+
+@pdn.command("convert")
+@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="Where to write the clean PDN.")  # fmt: skip
+@_GAME
+def convert(path: str, output: str, game_name: str) -> None:
+    """Write a clean PDN of the same games: canonical moves, standard tag order, wrapped lines.
+
+    A game with an error keeps its moves before the error; errors go to stderr, exit 1.
+    """
+    default = _DEFAULTS[game_name]()
+    games, errors = [], 0
+    for game in read_pdn_file(path):
+        played = replay(game, default)
+        games.append(clean(game, played))
+        if played.error is not None:
+            errors += 1
+            click.echo(f"error: {played.error}", err=True)
+    text = write_pdn(games)
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        with atomic_write(output, "w") as fh:
+            fh.write(text)
+    if errors:
+        raise SystemExit(1)
+
+
+COMMANDS = [pdn]
