@@ -112,6 +112,16 @@ class Game(ABC):
         """
         return {}
 
+    def export_games(self, games: Sequence[dict[str, Any]]) -> tuple[str, str] | None:
+        """Played games in the game's own record format, as (file suffix, text); None if none.
+
+        Each game has ``tags`` (name -> text), ``position`` (start position text, or None for
+        the initial position), ``moves`` (texts from there) and ``result`` (``1-0``, ``0-1`` or
+        ``1/2-1/2`` for the player moving first). Tournaments write this beside their results
+        (checkers: PDN).
+        """
+        return None
+
     def play_text(self, state: State, text: str) -> State:
         """Parse a move in ``state`` and play it."""
         return self.play(state, self.parse_move(state, text))

@@ -1,0 +1,177 @@
+"""Search speed: alpha-beta time to depth and nodes per second, against a Game-API baseline.
+
+Measures (median of ``--repeats`` runs; the machine is shared, so read ratios, not absolutes):
+
+* ``baseline`` -- a walk of the full move tree to depth 4 from the checkers start through
+  ``legal_moves`` and ``play`` only: positions per second, the ceiling of any searcher that sees
+  the game through the Game interface;
+* alpha-beta from the checkers start at depths 6 and 8 with the ``material`` evaluator and with
+  a 32-10-1 MLP on ``raw32`` (unbatched and batched leaves), and with a pure-Python material
+  function written here (what the search costs without numpy in the leaf);
+* alpha-beta at depths 6 and 8 from the Kalah(6,4) start with ``material`` (both ways);
+* per-move figures of alpha-beta at depth 6 over the moves of seeded give-away games, to compare
+  with the give-away checkers study (54-78 ms a move, 3,700-6,700 nodes, 75,000-85,000 nodes/s,
+  pruning efficiency 0.75-0.9).
+
+Prints JSON and writes benchmarks/results/search.json.
+
+    .venv/bin/python benchmarks/bench_search.py [--repeats 5] [--games 2]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products: one thread is faster
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mindgames.agent import build_evaluator
+from mindgames.game import Game
+from mindgames.plugins.searchers.alphabeta import AlphaBeta
+from mindgames.registry import get_registry
+
+MLP = {"model": "mlp", "encoding": "raw32", "hidden": [10]}
+
+
+class PyMaterial:
+    """Men and kings (king 2) difference on the draughts bitboards, squashed like ``material``."""
+
+    def evaluate(self, state: Any) -> float:
+        b, w, k, side = state[0], state[1], state[2], state[3]
+        d = (b.bit_count() + (b & k).bit_count()) - (w.bit_count() + (w & k).bit_count())
+        s = 0.25 * (d if side == 0 else -d)
+        return s / (1.0 + abs(s))
+
+    def evaluate_batch(self, states: Any) -> np.ndarray:
+        return np.array([self.evaluate(s) for s in states])
+
+
+def walk(game: Game, state: Any, depth: int) -> int:
+    """Positions of the full tree to ``depth`` through legal_moves and play."""
+    if depth == 0:
+        return 1
+    return 1 + sum(walk(game, game.play(state, m), depth - 1) for m in game.legal_moves(state))
+
+
+def baseline(game: Game, repeats: int) -> dict[str, Any]:
+    rates = []
+    for _ in range(repeats):
+        begin = time.perf_counter()
+        n = walk(game, game.initial_state(), 4)
+        rates.append(n / (time.perf_counter() - begin))
+    return {"positions": n, "positions_per_second": round(statistics.median(rates))}
+
+
+def time_to_depth(
+    game: Game, evaluator: Any, searcher: AlphaBeta, repeats: int, base: float
+) -> dict[str, Any]:
+    """Median seconds and nodes/s of ``searcher`` from the start position."""
+    state = game.initial_state()
+    searcher.search(game, state, evaluator, np.random.default_rng(0))  # warm up
+    runs = [
+        searcher.search(game, state, evaluator, np.random.default_rng(0)) for _ in range(repeats)
+    ]
+    seconds = statistics.median(r.stats.seconds for r in runs)
+    s = runs[0].stats
+    nps = (s.nodes + s.leaves) / seconds
+    return {
+        "depth": s.depth,
+        "seconds": round(seconds, 5),
+        "nodes": s.nodes,
+        "leaves": s.leaves,
+        "nodes_per_second": round(nps),
+        "ratio_to_baseline": round(nps / base, 3),
+        "branching": round(s.branching, 3),
+        "pruning": round(s.pruning, 4),
+    }
+
+
+def giveaway_moves(
+    game: Game, evaluator: Any, games: int, batch: bool, max_plies: int = 60
+) -> dict[str, Any]:
+    """Per-move medians of alpha-beta depth 6 over seeded give-away games (random ties)."""
+    searcher = AlphaBeta(depth=6, random_ties=True, batch=batch)
+    ms, nodes, nps, prune = [], [], [], []
+    for g in range(games):
+        rng = np.random.default_rng(g)
+        state = game.initial_state()
+        for _ in range(max_plies):
+            if game.is_terminal(state):
+                break
+            r = searcher.search(game, state, evaluator, rng)
+            s = r.stats
+            if s.depth == 6 and len(game.legal_moves(state)) > 1:
+                ms.append(1000 * s.seconds)
+                nodes.append(s.nodes + s.leaves)
+                nps.append((s.nodes + s.leaves) / s.seconds)
+                prune.append(s.pruning)
+            state = game.play(state, r.move)
+    return {
+        "moves": len(ms),
+        "ms_per_move_median": round(statistics.median(ms), 2),
+        "ms_per_move_quartiles": [round(x, 2) for x in statistics.quantiles(ms, n=4)[::2]],
+        "nodes_per_move_median": round(statistics.median(nodes)),
+        "nodes_per_second_median": round(statistics.median(nps)),
+        "pruning_median": round(statistics.median(prune), 4),
+        "study": {
+            "ms_per_move": [54, 78],
+            "nodes_per_move": [3700, 6700],
+            "nodes_per_second": [75000, 85000],
+            "pruning": [0.75, 0.9],
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--games", type=int, default=2, help="give-away games for per-move figures")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "search.json"))
+    args = parser.parse_args()
+
+    registry = get_registry()
+    checkers = registry.game("checkers")
+    kalah = registry.game("kalah")
+    giveaway = registry.game("giveaway")
+    base = baseline(checkers, args.repeats)
+    b = base["positions_per_second"]
+    material = build_evaluator(registry, checkers, "material")
+    mlp = build_evaluator(registry, checkers, MLP, seed=1)
+    results: dict[str, Any] = {"baseline_game_api_walk": base, "checkers": {}, "kalah": {}}
+    for depth in (6, 8):
+        for label, ev, batch in (
+            ("material", material, False),
+            ("material_batched", material, True),
+            ("mlp_32_10_1", mlp, False),
+            ("mlp_32_10_1_batched", mlp, True),
+            ("python_material", PyMaterial(), False),
+        ):
+            searcher = AlphaBeta(depth=depth, batch=batch)
+            key = f"depth{depth}_{label}"
+            results["checkers"][key] = time_to_depth(checkers, ev, searcher, args.repeats, b)
+        kev = build_evaluator(registry, kalah, "material")
+        for label, batch in (("material", False), ("material_batched", True)):
+            results["kalah"][f"depth{depth}_{label}"] = time_to_depth(
+                kalah, kev, AlphaBeta(depth=depth, batch=batch), args.repeats, b
+            )
+    gev = build_evaluator(registry, giveaway, "material")
+    for label, batch in (("", False), ("_batched", True)):
+        key = f"giveaway_depth6_per_move{label}"
+        results[key] = giveaway_moves(giveaway, gev, args.games, batch)
+    results["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count()}
+    text = json.dumps(results, indent=2)
+    print(text)
+    Path(args.out).write_text(text + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

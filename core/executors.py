@@ -1,0 +1,111 @@
+"""Executors for pure tasks: in-process, a local process pool, or a Dask distributed cluster.
+
+``open_executor(workers, scheduler)`` is a context manager giving a
+``concurrent.futures.Executor``:
+
+* ``workers <= 1`` and no scheduler: ``SerialExecutor``, which runs each task at submit time
+  (in this process, so test-only plugins in a given registry work);
+* ``workers > 1``: a ``ProcessPoolExecutor`` on the ``spawn`` start method -- workers start
+  clean (no forked threads or locks) and load plugins through their entry points;
+* ``scheduler="local"``: a Dask ``LocalCluster`` of ``workers`` single-threaded processes;
+  ``scheduler="tcp://host:port"``: an existing Dask scheduler. Dask is imported only here.
+
+Worker processes get ``OPENBLAS_NUM_THREADS=OMP_NUM_THREADS=MKL_NUM_THREADS=1`` (set in this
+process's environment before they start, which they inherit), so workers do not oversubscribe
+the cores with BLAS threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any
+
+from mindgames.errors import MindgamesError
+
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+class SerialExecutor(Executor):
+    """Runs each task when it is submitted, in this process; exceptions go into the future."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # delivered through the future, like other executors
+            future.set_exception(exc)
+        return future
+
+
+def default_workers() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _single_threaded_workers() -> None:
+    for name in THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+
+
+@contextlib.contextmanager
+def open_executor(workers: int | None = None, scheduler: str | None = None) -> Iterator[Executor]:
+    """The executor for ``workers`` and ``scheduler`` (see the module docstring)."""
+    n = default_workers() if workers is None else workers
+    if n < 1:
+        raise MindgamesError(f"--workers must be at least 1, got {n}")
+    if scheduler:
+        with _dask_executor(n, scheduler) as executor:
+            yield executor
+        return
+    if n == 1:
+        yield SerialExecutor()
+        return
+    _single_threaded_workers()
+    pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _dask_executor(workers: int, scheduler: str) -> Iterator[Executor]:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise MindgamesError(
+            "--scheduler needs Dask distributed: pip install 'mindgames[dask]'"
+        ) from None
+    _single_threaded_workers()
+    if scheduler == "local":
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=40,
+        )
+        client = Client(cluster)
+    else:
+        if not scheduler.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
+            raise MindgamesError(
+                f"--scheduler {scheduler!r}: expected 'local' or an address like tcp://host:8786"
+            )
+        cluster = None
+        try:
+            client = Client(scheduler, timeout="10s")
+        except OSError as exc:
+            raise MindgamesError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+    try:
+        yield client.get_executor(pure=False)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

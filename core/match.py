@@ -1,0 +1,138 @@
+"""One game between two agents as a pure task, and the JSON record it produces.
+
+A task names everything a game depends on -- the game spec, both agents' specs, the opening,
+who moves first and a seed -- as plain data, so any executor (in-process, a process pool, a
+Dask cluster) can play it and the same task always gives the same record (minus ``seconds``).
+Workers rebuild the game and agents from the specs through the registry and cache them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import numpy as np
+
+from mindgames.agent import Agent, build_agent
+from mindgames.game import Game
+from mindgames.openings import Opening
+from mindgames.registry import Registry, get_registry
+
+#: record fields that depend on the machine, not on the task (left out when comparing runs)
+WALL_FIELDS = ("seconds",)
+#: spawn key that separates the games' seeds from other random streams
+GAME_STREAM = 2
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game ``index``, derived from the master seed up front (worker-independent)."""
+    ss = np.random.SeedSequence([master, GAME_STREAM, index])
+    return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+@attrs.frozen
+class GameTask:
+    """Everything one game depends on, as plain data (JSON-able)."""
+
+    index: int
+    game: str
+    first: str  # agent name moving first
+    second: str
+    first_spec: Any  # spec string or table of the agent
+    second_spec: Any
+    opening: Opening
+    pair: int  # the game pair (same opening, colours swapped) this game belongs to
+    round: int
+    seed: int
+    max_plies: int
+
+    def as_dict(self) -> dict[str, Any]:
+        d = attrs.asdict(self, recurse=False)
+        d["opening"] = self.opening.as_dict()
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameTask:
+        d = dict(data)
+        d["opening"] = Opening.from_dict(d["opening"])
+        return cls(**d)
+
+
+def result_text(score: float) -> str:
+    """PDN-style result for the first player's score."""
+    return {1.0: "1-0", 0.0: "0-1"}.get(score, "1/2-1/2")
+
+
+def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> dict[str, Any]:
+    """Play ``task`` with built agents; returns the game's result record."""
+    start = time.perf_counter()
+    rng = np.random.default_rng(task.seed)
+    state = task.opening.state(game)
+    # the opening may leave either side to move; "first" is the agent playing side 0
+    agents = (first, second)
+    moves: list[str] = []
+    termination = "rules"
+    while not game.is_terminal(state):
+        if len(moves) >= task.max_plies:
+            termination = "move cap"
+            break
+        agent = agents[game.to_move(state)]
+        move = agent.choose(game, state, rng).move
+        moves.append(game.move_text(state, move))
+        state = game.play(state, move)
+    score = 0.5 if termination == "move cap" else (game.returns(state)[0] + 1.0) / 2.0
+    return {
+        "index": task.index,
+        "pair": task.pair,
+        "round": task.round,
+        "game": task.game,
+        "first": task.first,
+        "second": task.second,
+        "opening": task.opening.label,
+        "opening_position": task.opening.position,
+        "opening_moves": list(task.opening.moves),
+        "moves": moves,
+        "result": result_text(score),
+        "score": score,
+        "termination": termination,
+        "plies": len(moves),
+        "final_position": game.position_text(state),
+        "seed": task.seed,
+        "seconds": round(time.perf_counter() - start, 6),
+    }
+
+
+_cache: dict[str, Any] = {}
+
+
+def _cached(registry: Registry, key: tuple[Any, ...], build: Any) -> Any:
+    k = json.dumps([id(registry), *key], sort_keys=True, default=str)
+    if k not in _cache:
+        _cache[k] = build()
+    return _cache[k]
+
+
+def play_task(task: Mapping[str, Any], registry: Registry | None = None) -> dict[str, Any]:
+    """Worker entry point: rebuild game and agents from the task's specs and play it."""
+    t = GameTask.from_dict(task)
+    reg = registry or get_registry()
+    game = _cached(reg, ("game", t.game), lambda: reg.game(t.game))
+    first = _cached(
+        reg,
+        ("agent", t.game, t.first, t.first_spec),
+        lambda: build_agent(reg, game, t.first_spec, name=t.first),
+    )
+    second = _cached(
+        reg,
+        ("agent", t.game, t.second, t.second_spec),
+        lambda: build_agent(reg, game, t.second_spec, name=t.second),
+    )
+    return play_game(game, first, second, t)
+
+
+def comparable(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record without its wall-time fields, for comparing runs."""
+    return {k: v for k, v in record.items() if k not in WALL_FIELDS}

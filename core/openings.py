@@ -1,0 +1,177 @@
+"""Openings that paired games start from: random plies, a named book, a file of positions.
+
+An opening is a start position (the game's own, or a position text) plus moves in the game's
+notation, so it travels to worker processes and into result files as plain text. Configs::
+
+    [openings]                  # or on the command line: --openings random:plies=4,count=8
+    kind = "random"             # random | book | file | start
+    plies = 4                   # random: plies of uniformly random legal moves
+    count = 8                   # how many (book/file: the first ``count``; default all)
+    name = "acf-3move"          # book: one of Game.opening_books() (checkers: the ACF ballots)
+    path = "openings.txt"       # file: a position text per line (PDN FEN, Kalah); '#' comments
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+
+from mindgames.config import structure
+from mindgames.errors import ConfigError, MindgamesError
+from mindgames.game import Game, State
+from mindgames.spec import parse_spec
+
+KINDS = ("random", "book", "file", "start")
+#: spawn key that separates the openings' random stream from the games' seeds
+OPENING_STREAM = 1
+
+
+@attrs.frozen
+class Opening:
+    """A label, a start position text (None: the game's initial position) and moves played."""
+
+    label: str
+    position: str | None = None
+    moves: tuple[str, ...] = ()
+
+    def state(self, game: Game) -> State:
+        """The position after the opening."""
+        if self.position is None:
+            state = game.initial_state()
+        else:
+            state = game.parse_position(self.position)
+        for text in self.moves:
+            state = game.play_text(state, text)
+        return state
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "position": self.position, "moves": list(self.moves)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Opening:
+        return cls(data["label"], data.get("position"), tuple(data.get("moves", ())))
+
+
+@attrs.frozen
+class OpeningsConfig:
+    """Where openings come from (see the module docstring)."""
+
+    kind: str = "random"
+    plies: int = 2
+    count: int | None = None
+    name: str | None = None
+    path: str | None = None
+
+
+def parse_openings(value: str | Mapping[str, Any] | None, *, where: str) -> OpeningsConfig:
+    """An OpeningsConfig from a spec (``random:plies=4``, ``book:name=acf-3move``) or a table."""
+    if value is None:
+        return OpeningsConfig()
+    if isinstance(value, str):
+        kind, options = parse_spec(value)
+        table: dict[str, Any] = {"kind": kind, **options}
+    else:
+        table = dict(value)
+    config = structure(table, OpeningsConfig, where=f"{where}: openings")
+    if config.kind not in KINDS:
+        raise ConfigError(
+            f"{where}: openings: unknown kind {config.kind!r} (known: {', '.join(KINDS)})"
+        )
+    if config.count is not None and config.count < 1:
+        raise ConfigError(f"{where}: openings: count must be at least 1, got {config.count}")
+    if config.plies < 0:
+        raise ConfigError(f"{where}: openings: plies must not be negative, got {config.plies}")
+    return config
+
+
+def make_openings(
+    game: Game, config: OpeningsConfig, seed: int, *, base: Path | None = None, where: str = ""
+) -> list[Opening]:
+    """The openings ``config`` describes for ``game``, checked playable (not already over).
+
+    Random openings draw from a generator derived from ``seed``; a relative file path is taken
+    from ``base`` (the config file's folder).
+    """
+    prefix = f"{where}: " if where else ""
+    if config.kind == "start":
+        openings = [Opening("start")]
+    elif config.kind == "random":
+        openings = random_openings(game, config.plies, config.count or 8, seed)
+    elif config.kind == "book":
+        books = game.opening_books()
+        if config.name not in books:
+            known = ", ".join(sorted(books)) or "none"
+            raise ConfigError(
+                f"{prefix}openings: game {game.name!r} has no book {config.name!r} (books: {known})"
+            )
+        openings = [Opening(label, None, tuple(moves)) for label, moves in books[config.name]]
+        openings = openings[: config.count] if config.count else openings
+    else:
+        if not config.path:
+            raise ConfigError(f"{prefix}openings: kind 'file' needs path = FILE")
+        path = Path(config.path)
+        if base is not None and not path.is_absolute() and not path.exists():
+            path = base / path
+        openings = read_openings(game, path)[: config.count or None]
+    for opening in openings:
+        try:
+            state = opening.state(game)
+        except MindgamesError as exc:
+            raise ConfigError(f"{prefix}opening {opening.label!r}: {exc}") from None
+        if game.is_terminal(state):
+            raise ConfigError(f"{prefix}opening {opening.label!r}: the game is already over")
+    return openings
+
+
+def read_openings(game: Game, path: Path) -> list[Opening]:
+    """One opening per non-blank, non-comment line of a file of position texts."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such opening file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read opening file: {exc}") from None
+    out = []
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            game.parse_position(text)
+        except MindgamesError as exc:
+            raise ConfigError(f"{path}:{number}: not a {game.name} position: {exc}") from None
+        out.append(Opening(f"{path.name}:{number}", text, ()))
+    if not out:
+        raise ConfigError(f"{path}: the opening file holds no positions")
+    return out
+
+
+def random_openings(game: Game, plies: int, count: int, seed: int) -> list[Opening]:
+    """``count`` openings of ``plies`` uniformly random legal moves, distinct while possible."""
+    rng = np.random.default_rng([seed, OPENING_STREAM])
+    seen: set[tuple[str, ...]] = set()
+    out: list[Opening] = []
+    attempts = 0
+    while len(out) < count:
+        attempts += 1
+        state = game.initial_state()
+        moves: list[str] = []
+        for _ in range(plies):
+            legal = list(game.legal_moves(state))
+            if not legal:
+                break
+            move = legal[int(rng.integers(len(legal)))]
+            moves.append(game.move_text(state, move))
+            state = game.play(state, move)
+        line = tuple(moves)
+        if game.is_terminal(state) and attempts < 100 * count:
+            continue
+        if line in seen and attempts < 100 * count:
+            continue  # few distinct lines exist: repeats are allowed after many tries
+        seen.add(line)
+        out.append(Opening(f"random {len(out) + 1}", None, line))
+    return out

@@ -1,0 +1,494 @@
+"""Tournaments and matches: configs, the schedule of game tasks, running them, resuming.
+
+Config (TOML; documented in docs/tournaments.md)::
+
+    game = "kalah:pits=6,seeds=4"
+    format = "round-robin"        # or "gauntlet" (champion meets every other agent)
+    champion = "ab3"              # gauntlet only
+    rounds = 1                    # times each opening is played (distinct game seeds)
+    max_plies = 400               # move cap: a game still going after this many plies is drawn
+    seed = 1                      # --seed overrides
+    anchor = "random"             # agent rated Elo 0 (default: the mean is 0)
+    openings = "random:plies=2,count=4"   # or an [openings] table (core/openings.py)
+
+    [agents]
+    random = "random"
+    ab2 = "alphabeta:depth=2,eval=material"
+    ab3 = { searcher = "alphabeta", depth = 3, eval = "material" }
+
+Every pairing plays each opening twice with colours swapped (a game pair). Game seeds are
+derived from the master seed and the game's index up front, so the results do not depend on the
+executor or the number of workers. The run directory holds ``config.json`` (the config and seed
+that define the games), ``results.jsonl`` (one record per finished game, appended with fsync),
+and ``report.json`` / ``report.md``; ``resume`` plays only the games not yet in the results.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+
+from mindgames.agent import build_agent
+from mindgames.config import load_toml, structure
+from mindgames.errors import ConfigError
+from mindgames.executors import SerialExecutor, default_workers, open_executor
+from mindgames.files import append_jsonl, atomic_write, read_jsonl
+from mindgames.game import Game
+from mindgames.match import GameTask, game_seed, play_task
+from mindgames.openings import Opening, OpeningsConfig, make_openings, parse_openings
+from mindgames.registry import Registry, get_registry
+from mindgames.report import build_report, markdown
+
+FORMATS = ("round-robin", "gauntlet")
+CONFIG_FILE = "config.json"
+RESULTS_FILE = "results.jsonl"
+REPORT_JSON = "report.json"
+REPORT_MD = "report.md"
+
+Record = dict[str, Any]
+
+
+@attrs.frozen
+class TournamentConfig:
+    """The top level of a tournament config (see the module docstring)."""
+
+    game: str
+    agents: dict[str, Any]
+    format: str = "round-robin"
+    champion: str | None = None
+    rounds: int = 1
+    max_plies: int = 400
+    seed: int = 0
+    anchor: str | None = None
+    openings: Any = None
+    workers: int | None = None
+    scheduler: str | None = None
+
+
+@attrs.frozen
+class Plan:
+    """A checked tournament: the game, agent specs, openings and every game task."""
+
+    config: TournamentConfig
+    game: Game
+    openings: tuple[Opening, ...]
+    tasks: tuple[GameTask, ...]
+    seed: int
+
+    @property
+    def agents(self) -> list[str]:
+        return list(self.config.agents)
+
+    def identity(self) -> dict[str, Any]:
+        """What defines the games (not how they are run): stored in and checked against the run."""
+        d = attrs.asdict(self.config)
+        d.pop("workers")
+        d.pop("scheduler")
+        d["seed"] = self.seed
+        return json.loads(json.dumps(d))
+
+
+def load_config(path: str | Path, **overrides: Any) -> TournamentConfig:
+    """Read a tournament config file; ``overrides`` that are not None replace its keys."""
+    raw = load_toml(path)
+    raw.update({k: v for k, v in overrides.items() if v is not None})
+    return structure(raw, TournamentConfig, where=str(path))
+
+
+def plan(
+    config: TournamentConfig,
+    registry: Registry,
+    *,
+    seed: int | None = None,
+    where: str = "tournament",
+    base: Path | None = None,
+) -> Plan:
+    """Check the config and build every task, before any game is played.
+
+    Builds the game and each agent once (an unknown agent, searcher or model fails here) and
+    checks the openings are playable.
+    """
+    seed = config.seed if seed is None else seed
+    if config.format not in FORMATS:
+        raise ConfigError(
+            f"{where}: format: unknown {config.format!r} (known: {', '.join(FORMATS)})"
+        )
+    names = list(config.agents)
+    if len(names) < 2:
+        raise ConfigError(f"{where}: agents: a tournament needs at least two agents")
+    if config.rounds < 1 or config.max_plies < 1:
+        raise ConfigError(f"{where}: rounds and max_plies must be at least 1")
+    if config.anchor is not None and config.anchor not in names:
+        raise ConfigError(f"{where}: anchor {config.anchor!r} is not one of the agents")
+    game = registry.game(config.game)
+    for name, spec in config.agents.items():
+        if not isinstance(spec, (str, Mapping)):
+            raise ConfigError(f"{where}: agents.{name}: expected a spec string or a table")
+        build_agent(registry, game, spec, name=name)
+    if config.format == "gauntlet":
+        if config.champion not in names:
+            raise ConfigError(
+                f"{where}: champion: a gauntlet needs champion = one of {', '.join(names)}"
+            )
+        pairings = [(config.champion, b) for b in names if b != config.champion]
+    else:
+        pairings = list(itertools.combinations(names, 2))
+    opening_config: OpeningsConfig = parse_openings(config.openings, where=where)
+    openings = make_openings(game, opening_config, seed, base=base, where=where)
+    tasks = schedule(config, pairings, openings, seed)
+    return Plan(config, game, tuple(openings), tuple(tasks), seed)
+
+
+def schedule(
+    config: TournamentConfig,
+    pairings: Sequence[tuple[str, str]],
+    openings: Sequence[Opening],
+    seed: int,
+) -> list[GameTask]:
+    """Every game, in index order: rounds, then openings, then pairings, then colours."""
+    tasks: list[GameTask] = []
+    pair = 0
+    for rnd in range(config.rounds):
+        for opening in openings:
+            for a, b in pairings:
+                for first, second in ((a, b), (b, a)):
+                    index = len(tasks)
+                    tasks.append(
+                        GameTask(
+                            index=index,
+                            game=config.game,
+                            first=first,
+                            second=second,
+                            first_spec=config.agents[first],
+                            second_spec=config.agents[second],
+                            opening=opening,
+                            pair=pair,
+                            round=rnd,
+                            seed=game_seed(seed, index),
+                            max_plies=config.max_plies,
+                        )
+                    )
+                pair += 1
+    return tasks
+
+
+def run_tasks(
+    tasks: Sequence[GameTask],
+    executor: Executor,
+    out: IO[str] | None,
+    *,
+    registry: Registry | None = None,
+    on_record: Callable[[Record], None] | None = None,
+    stop: Callable[[list[Record]], bool] | None = None,
+    window: int = 16,
+) -> list[Record]:
+    """Play ``tasks`` on ``executor``; append each record to ``out`` as it finishes.
+
+    With ``stop``, records are written in index order and ``stop`` is asked after each one
+    with the records so far; when it says so the remaining tasks are cancelled (so the games
+    kept never depend on the executor). A SerialExecutor plays with ``registry`` (test plugins
+    work); other executors rebuild it in the worker.
+    """
+    todo = deque(sorted(tasks, key=lambda t: t.index))
+    inflight: dict[Future[Record], GameTask] = {}
+    order = [t.index for t in todo]
+    finished: dict[int, Record] = {}
+    kept: list[Record] = []
+    cursor = 0
+    serial = isinstance(executor, SerialExecutor)
+    if serial:
+        window = 1  # play and write one game at a time
+    stopped = False
+
+    def emit(record: Record) -> None:
+        if out is not None:
+            append_jsonl(out, record)
+        kept.append(record)
+        if on_record is not None:
+            on_record(record)
+
+    try:
+        while (todo or inflight) and not stopped:
+            while todo and len(inflight) < window:
+                task = todo.popleft()
+                args: tuple[Any, ...] = (task.as_dict(), registry) if serial else (task.as_dict(),)
+                inflight[executor.submit(play_task, *args)] = task
+            done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: inflight[f].index):
+                inflight.pop(future)
+                record = future.result()
+                if stop is None:
+                    emit(record)
+                else:
+                    finished[record["index"]] = record
+            while stop is not None and cursor < len(order) and order[cursor] in finished:
+                emit(finished.pop(order[cursor]))
+                cursor += 1
+                if stop(kept):
+                    stopped = True
+                    break
+    finally:
+        for future in inflight:
+            future.cancel()
+    return kept
+
+
+@attrs.frozen
+class Outcome:
+    """What ``run_tournament`` did: the report, the run directory, and games played now."""
+
+    report: dict[str, Any]
+    directory: Path
+    played: int
+    records: tuple[Record, ...]
+
+
+def run_tournament(
+    plan_: Plan,
+    directory: str | Path,
+    *,
+    resume: bool = False,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    registry: Registry | None = None,
+    on_record: Callable[[Record], None] | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+) -> Outcome:
+    """Play every game of ``plan_`` not yet in ``directory``'s results; write the reports."""
+    out_dir = Path(directory)
+    identity = plan_.identity()
+    results_path = out_dir / RESULTS_FILE
+    done = _prepare(out_dir, identity, resume, len(plan_.tasks))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with atomic_write(out_dir / CONFIG_FILE, "w") as fh:
+        fh.write(json.dumps(identity, indent=2, sort_keys=True) + "\n")
+    have = {int(r["index"]): r for r in done}
+    todo = [t for t in plan_.tasks if t.index not in have]
+    if on_start is not None:
+        on_start(len(have), len(todo))
+    workers = plan_.config.workers if workers is None else workers
+    scheduler = scheduler or plan_.config.scheduler
+    played: list[Record] = []
+    if todo:
+        if have:
+            _drop_torn_tail(results_path)
+        n = min(workers or default_workers(), len(todo))
+        with (
+            results_path.open("a", encoding="utf-8") as fh,
+            open_executor(n, scheduler) as executor,
+        ):
+            played = run_tasks(
+                todo,
+                executor,
+                fh,
+                registry=registry or get_registry(),
+                on_record=on_record,
+                window=max(16, 4 * n),
+            )
+    records = sorted([*have.values(), *played], key=lambda r: r["index"])
+    report = build_report(
+        plan_.agents,
+        records,
+        anchor=plan_.config.anchor,
+        extra={
+            "game": plan_.config.game,
+            "format": plan_.config.format,
+            "seed": plan_.seed,
+            "openings": len(plan_.openings),
+            "scheduled": len(plan_.tasks),
+        },
+    )
+    export_records(plan_.game, records, out_dir / "games")
+    with atomic_write(out_dir / REPORT_JSON, "w") as fh:
+        fh.write(json.dumps(report, indent=2) + "\n")
+    with atomic_write(out_dir / REPORT_MD, "w") as fh:
+        fh.write(markdown(report, title=f"Tournament: {plan_.config.game}"))
+    return Outcome(report, out_dir, len(played), tuple(records))
+
+
+def export_records(game: Game, records: Sequence[Record], stem: Path) -> Path | None:
+    """Write the games in the game's own record format (checkers: PDN) as ``stem + suffix``."""
+    games = []
+    for r in records:
+        tags = {
+            "Event": f"mindgames {r['game']}",
+            "Round": str(r["index"] + 1),
+            game.player_names[0]: r["first"],
+            game.player_names[1]: r["second"],
+            "Opening": r["opening"],
+        }
+        games.append(
+            {
+                "tags": tags,
+                "position": r["opening_position"],
+                "moves": [*r["opening_moves"], *r["moves"]],
+                "result": r["result"],
+            }
+        )
+    exported = game.export_games(games)
+    if exported is None:
+        return None
+    suffix, text = exported
+    path = stem.with_name(stem.name + suffix)
+    with atomic_write(path, "w") as fh:
+        fh.write(text)
+    return path
+
+
+def _prepare(directory: Path, identity: dict[str, Any], resume: bool, total: int) -> list[Record]:
+    """The records already in ``directory``; refuses a run started with another config.
+
+    Without ``resume`` a directory holding an unfinished run is refused; a finished run of the
+    same config is kept (nothing is replayed) so ``make demo`` can be run twice.
+    """
+    saved = directory / CONFIG_FILE
+    if not saved.exists():
+        if resume:
+            raise ConfigError(f"{directory}: nothing to resume (no {CONFIG_FILE})")
+        if (directory / RESULTS_FILE).exists():
+            raise ConfigError(f"{directory}: holds results but no {CONFIG_FILE}; use a new --out")
+        return []
+    try:
+        before = json.loads(saved.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{saved}: cannot read the run's config: {exc}") from None
+    if before != identity:
+        raise ConfigError(
+            f"{directory}: the tournament there was started with another config or seed; "
+            "use the same ones to resume or a new --out"
+        )
+    records = read_jsonl(directory / RESULTS_FILE)
+    indices = [int(r["index"]) for r in records]
+    if len(set(indices)) != len(indices):
+        raise ConfigError(f"{directory / RESULTS_FILE}: a game index occurs twice")
+    if not resume and len(records) < total:
+        raise ConfigError(
+            f"{directory}: holds an unfinished tournament ({len(records)} of {total} games); "
+            "use --resume to continue it or a new --out"
+        )
+    return records
+
+
+def _drop_torn_tail(path: Path) -> None:
+    """Cut a last line left half-written by a killed run, so appends start on a fresh line."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        cut = data.rfind(b"\n") + 1
+        with path.open("r+b") as fh:
+            fh.truncate(cut)
+
+
+def match_plan(
+    registry: Registry,
+    game: str,
+    first: str,
+    second: str,
+    *,
+    games: int,
+    seed: int,
+    openings: str | None = None,
+    max_plies: int = 400,
+) -> Plan:
+    """A two-agent plan of ``games`` games (rounded up to whole game pairs).
+
+    The default openings are the game's first opening book when it has one (the ACF ballots for
+    checkers), else two random plies; openings are reused, with new seeds, as rounds.
+    """
+    if games < 1:
+        raise ConfigError(f"--games must be at least 1, got {games}")
+    names = [first, second] if first != second else [f"{first}#1", f"{second}#2"]
+    if openings is None:
+        books = registry.game(game).opening_books()
+        openings = f"book:name={next(iter(books))}" if books else "random:plies=2"
+    pairs = (games + 1) // 2
+    opening_config = parse_openings(openings, where="match")
+    if opening_config.kind == "random" and opening_config.count is None:
+        opening_config = attrs.evolve(opening_config, count=pairs)
+    config = TournamentConfig(
+        game=game,
+        agents={names[0]: first, names[1]: second},
+        seed=seed,
+        max_plies=max_plies,
+        openings=attrs.asdict(opening_config),
+    )
+    base = plan(config, registry, seed=seed, where="match")
+    count = len(base.openings)
+    rounds = -(-pairs // count)
+    config = attrs.evolve(config, rounds=rounds)
+    full = schedule(config, [(names[0], names[1])], base.openings, seed)[: 2 * pairs]
+    return Plan(config, base.game, base.openings, tuple(full), seed)
+
+
+def sprt_counts(records: Sequence[Record], agent: str) -> list[int]:
+    """Pentanomial counts of ``agent`` over the complete game pairs in ``records``."""
+    from mindgames.ratings import pentanomial
+
+    by_pair: dict[int, list[Record]] = {}
+    for r in records:
+        by_pair.setdefault(int(r["pair"]), []).append(r)
+    scores = []
+    for rs in by_pair.values():
+        if len(rs) == 2:
+            scores.append(sum(r["score"] if r["first"] == agent else 1 - r["score"] for r in rs))
+    return pentanomial(scores)
+
+
+def run_match(
+    plan_: Plan,
+    out: str | Path | None,
+    *,
+    sprt: Any = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    registry: Registry | None = None,
+    on_record: Callable[[Record], None] | None = None,
+) -> Outcome:
+    """Play a match plan, stopping early when ``sprt`` (a ratings.Sprt) reaches a verdict."""
+    agent = plan_.agents[0]
+
+    def stop(kept: list[Record]) -> bool:
+        if sprt is None or len(kept) % 2:
+            return False
+        return bool(sprt.verdict(sprt_counts(kept, agent)) != "continue")
+
+    path = Path(out) if out is not None else None
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("", encoding="utf-8")
+    n = min(workers or default_workers(), len(plan_.tasks))
+    with open_executor(n, scheduler) as executor:
+        fh = path.open("a", encoding="utf-8") if path is not None else None
+        try:
+            records = run_tasks(
+                plan_.tasks,
+                executor,
+                fh,
+                registry=registry or get_registry(),
+                on_record=on_record,
+                stop=stop if sprt is not None else None,
+                window=max(16, 4 * n),
+            )
+        finally:
+            if fh is not None:
+                fh.close()
+    extra: dict[str, Any] = {
+        "game": plan_.config.game,
+        "format": "match",
+        "seed": plan_.seed,
+        "scheduled": len(plan_.tasks),
+    }
+    if path is not None:
+        export_records(plan_.game, records, path.with_suffix(""))
+    if sprt is not None:
+        extra["sprt"] = sprt.as_dict(sprt_counts(records, agent))
+    report = build_report(plan_.agents, records, anchor=plan_.agents[1], extra=extra)
+    return Outcome(report, path.parent if path else Path("."), len(records), tuple(records))

@@ -1,0 +1,78 @@
+"""Shared pieces of the searchers: the value scale, terminal values and search statistics.
+
+Value scale (negamax: always for the side to move). Evaluators give values in [-1, 1]. A
+terminal position is worth ``returns[mover] * WIN`` with ``WIN = 2``, so any proven win beats
+any heuristic value; with ``quick_wins`` the ply at which the game ends is folded in as
+``WIN - ply * STEP`` (a win in fewer plies is worth more, a loss in more plies hurts less).
+``|value| > PROVEN`` therefore means "a proven result", and ``plies_to_end`` reads the distance
+back out of such a value.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from mindgames.errors import CapabilityError
+from mindgames.game import Game, State
+from mindgames.model import Evaluator
+from mindgames.search import SearchStats
+
+WIN = 2.0
+STEP = 1.0 / 4096.0
+PROVEN = 1.5
+INF = 1e9
+#: largest depth an iterative-deepening search goes to when only a node or time budget is set
+MAX_DEPTH = 64
+#: root values closer than this count as equal for random tie-breaking
+TIE = 1e-12
+
+
+def terminal_value(game: Game, state: State, ply: int, quick_wins: bool) -> float:
+    """Exact value of a finished game for its side to move, ``ply`` plies below the root."""
+    r = game.returns(state)[game.to_move(state)]
+    if r == 0:
+        return 0.0
+    if not quick_wins:
+        return r * WIN
+    return r * WIN - ply * STEP if r > 0 else r * WIN + ply * STEP
+
+
+def plies_to_end(value: float) -> int | None:
+    """For a proven value with ``quick_wins``, plies from the root to the game's end."""
+    if abs(value) <= PROVEN:
+        return None
+    return round((WIN - abs(value)) / STEP)
+
+
+def pruning(nodes: int, branching: float, depth: int) -> float:
+    """``1 - n / s``: s the interior nodes of a full tree of that branching and depth."""
+    if depth <= 0 or nodes <= 0:
+        return 0.0
+    full = float(depth) if branching <= 1.0 else (branching**depth - 1.0) / (branching - 1.0)
+    return 1.0 - nodes / full
+
+
+def make_stats(nodes: int, leaves: int, depth: int, seconds: float, moves: int) -> SearchStats:
+    """SearchStats from raw counters; ``moves`` is the total of moves at expanded nodes."""
+    branching = moves / nodes if nodes else 0.0
+    return SearchStats(
+        nodes=nodes,
+        leaves=leaves,
+        depth=depth,
+        seconds=seconds,
+        branching=branching,
+        pruning=pruning(nodes, branching, depth),
+    )
+
+
+def need_evaluator(name: str, evaluator: Evaluator | None, null: bool) -> None:
+    """Refuse a search that would have to evaluate leaves without an evaluator."""
+    if evaluator is None and not null:
+        raise CapabilityError(f"searcher {name!r} needs an evaluator (give eval=...) or null=true")
+
+
+def py_random(rng: np.random.Generator) -> random.Random:
+    """A fast per-search Python generator seeded from the caller's numpy generator."""
+    return random.Random(int(rng.integers(0, 2**63 - 1)))
