@@ -13,13 +13,14 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from mindgames.config import structure
+from mindgames.encodings import PROGRESS, concatenate, progress_encoding
 from mindgames.errors import DuplicateNameError, PluginError, UnknownNameError
 from mindgames.game import Encoding, Game, params_of
 from mindgames.learner import Learner
 from mindgames.pluginhost import PluginHost, PluginSource, strict_from_env
 from mindgames.records import EncodingInfo, GameInfo, LearnerInfo, ModelInfo, SearcherInfo
 from mindgames.search import Searcher
-from mindgames.spec import format_spec, parse_spec
+from mindgames.spec import format_spec, parse_spec, split_plus
 
 R = TypeVar("R")
 
@@ -61,6 +62,7 @@ class Registry:
             EncodingInfo,
             lambda r: (r.game, r.name),
         )
+        self._add_core_encodings()
         self._collect("mindgames_models", "model", self.models, ModelInfo, lambda r: r.name)
         self._collect("mindgames_learners", "learner", self.learners, LearnerInfo, lambda r: r.name)
         self._collect(
@@ -71,6 +73,19 @@ class Registry:
         self._collect(
             "mindgames_commands", "command", self.commands, click.Command, lambda r: r.name
         )
+
+    def _add_core_encodings(self) -> None:
+        """The encodings the core offers every game (``progress``), unless a plugin has one."""
+        from mindgames import __version__
+
+        source = PluginSource("core", "mindgames", __version__)
+        for name in self.games:
+            key = (name, PROGRESS)
+            if key not in self.encodings:
+                record = EncodingInfo(
+                    name, PROGRESS, progress_encoding, None, "plies played (the game's progress)"
+                )
+                self.encodings[key] = Entry(record, source)
 
     def _collect(self, hook: str, kind: str, table: dict, record_type: type, key: Any) -> None:
         for source, record in self.host.results(hook, strict=self.strict):
@@ -131,7 +146,13 @@ class Registry:
         return structure(options, info.cls, where=where)
 
     def encoding(self, game: Game, spec: str) -> Encoding:
-        """Build the encoding ``name[:option=value,...]`` for ``game``; its name is canonical."""
+        """Build the encoding ``name[:option=value,...]`` for ``game``; its name is canonical.
+
+        ``a+b`` joins encodings side by side (``raw32+progress``).
+        """
+        parts = split_plus(spec)
+        if len(parts) > 1:
+            return concatenate([self.encoding(game, part) for part in parts])
         name, options = parse_spec(spec)
         info = self.encoding_info(game.name, name)
         where = f"encoding {spec!r} of {game.name}"

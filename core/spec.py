@@ -23,6 +23,7 @@ from mindgames.errors import SpecError
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_SIGNED_VALUE = re.compile(r"(\d[eE]|=)$")
 _BARE = re.compile(r"^[A-Za-z0-9_.\-+@/~]+$")
 
 
@@ -47,6 +48,28 @@ def _split_top_level(text: str, spec: str) -> list[str]:
     if quote or depth:
         raise SpecError(f"spec {spec!r}: unclosed quote or bracket")
     parts.append(text[start:])
+    return parts
+
+
+def split_plus(spec: str) -> list[str]:
+    """Split ``a+b:opt=1`` on the ``+`` signs that join names (not ones inside values)."""
+    parts, start, depth, quote = [], 0, 0, ""
+    for i, ch in enumerate(spec):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        elif ch == "+" and depth == 0 and _NAME.match(spec[i + 1 : i + 2] or "-"):
+            head = spec[start:i]
+            if not head or _SIGNED_VALUE.search(head):  # 1e+3 or key=+1 is a value
+                continue
+            parts.append(head.strip())
+            start = i + 1
+    parts.append(spec[start:].strip())
     return parts
 
 

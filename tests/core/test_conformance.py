@@ -14,7 +14,7 @@ def test_tictactoe_conforms(registry):
     game = registry.game("tictactoe")
     encs = [registry.encoding(game, e.name) for e in registry.encodings_for("tictactoe")]
     report = check_game(game, encs, playouts=10, seed=1)
-    assert report.positions > 50 and report.encodings == ("cells", "material")
+    assert report.positions > 50 and report.encodings == ("cells", "material", "progress")
 
 
 @pytest.mark.parametrize("name", sorted(get_registry().games))

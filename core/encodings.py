@@ -1,0 +1,53 @@
+"""Encodings the core offers for every game, and the concatenation of encodings.
+
+``progress`` (one column, ``plies``: the game's progress measure) lets a model route on how far
+a game has gone -- the per-stage evaluators of Layered Learning split a game by it. A spec
+``raw32+progress`` joins encodings side by side, so any model can see several at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mindgames.errors import ConfigError
+from mindgames.game import Encoding, Game, State
+
+PROGRESS = "progress"
+
+
+def progress_encoding(game: Game, options: Any = None) -> Encoding:
+    """The game's progress measure (plies played) as a one-column encoding."""
+    progress = game.progress
+
+    def encode(state: State) -> np.ndarray:
+        return np.array([float(progress(state))])
+
+    def encode_batch(states: Sequence[State]) -> np.ndarray:
+        return np.array([[float(progress(s))] for s in states], dtype=float).reshape(-1, 1)
+
+    return Encoding(PROGRESS, ("plies",), encode, encode_batch)
+
+
+def concatenate(parts: Sequence[Encoding]) -> Encoding:
+    """Encodings side by side: the columns of each in order; column names must not repeat."""
+    columns: list[str] = []
+    for part in parts:
+        for column in part.columns:
+            if column in columns:
+                raise ConfigError(
+                    f"encoding {'+'.join(p.name for p in parts)!r}: column {column!r} appears "
+                    "in more than one part"
+                )
+            columns.append(column)
+    encoders = [p.encode for p in parts]
+
+    def encode(state: State) -> np.ndarray:
+        return np.concatenate([e(state) for e in encoders])
+
+    def encode_batch(states: Sequence[State]) -> np.ndarray:
+        return np.hstack([p.encode_batch(states) for p in parts])
+
+    return Encoding("+".join(p.name for p in parts), tuple(columns), encode, encode_batch)
