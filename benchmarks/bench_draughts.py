@@ -6,11 +6,17 @@ Measures (median of ``--repeats`` runs, leaves per second):
 * ``made`` -- ``engine.perft_made``: every leaf position made;
 * ``game_api`` -- the baseline: a perft through ``legal_moves`` and ``play``
   (what a searcher sees, every leaf played), at a smaller depth;
-* OpenSpiel's ``checkers`` and pydraughts (``american``) through Python, when installed.
+* OpenSpiel's ``checkers`` (every leaf made with ``child``, and the last ply counted with
+  ``len(legal_actions())``) and pydraughts (``american``, push/pop) through Python, when
+  ``--compare-python`` (default: this interpreter) can import them. Keep them out of the
+  project's venv: ``python -m venv /tmp/benchvenv && /tmp/benchvenv/bin/pip install open_spiel
+  pydraughts``. OpenSpiel splits a multi-jump into one action per jump, so its leaf counts
+  from depth 7 on differ from the published perft (179255 against 179740 at depth 7).
 
 Prints and writes benchmarks/results/draughts.json with the ratios to the baseline.
 
-    .venv/bin/python benchmarks/bench_draughts.py [--depth 9] [--repeats 3]
+    .venv/bin/python benchmarks/bench_draughts.py [--depth 9] [--repeats 3] \\
+        [--compare-python /tmp/benchvenv/bin/python]
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ import argparse
 import json
 import platform
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -52,28 +60,43 @@ def api_perft(game: Game, state: object, depth: int) -> int:
     return sum(api_perft(game, game.play(state, m), depth - 1) for m in moves)
 
 
-def openspiel_perft(depth: int) -> Callable[[], int] | None:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
+OTHERS = r"""
+import json, statistics, sys, time
+depth, repeats = int(sys.argv[1]), int(sys.argv[2])
+out = {}
+def timed(name, fn, d):
+    rates = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        leaves = fn(d)
+        rates.append(leaves / (time.perf_counter() - t))
+    out[name] = {"depth": d, "leaves": leaves, "leaves_per_second": round(statistics.median(rates))}
+try:
+    import pyspiel
+except ImportError:
+    pyspiel = None
+if pyspiel is not None:
     game = pyspiel.load_game("checkers")
-
-    def walk(state, d: int) -> int:
+    def counted(s, d):
         if d == 1:
-            return len(state.legal_actions())
-        return sum(walk(state.child(a), d - 1) for a in state.legal_actions())
-
-    return lambda: walk(game.new_initial_state(), depth)
-
-
-def pydraughts_perft(depth: int) -> Callable[[], int] | None:
-    try:
-        from draughts import Board
-    except ImportError:
-        return None
-
-    def walk(board, d: int) -> int:
+            return len(s.legal_actions())
+        return sum(counted(s.child(a), d - 1) for a in s.legal_actions())
+    def made(s, d):
+        if d == 1:
+            n = 0
+            for a in s.legal_actions():
+                s.child(a)
+                n += 1
+            return n
+        return sum(made(s.child(a), d - 1) for a in s.legal_actions())
+    timed("openspiel_made", lambda d: made(game.new_initial_state(), d), depth)
+    timed("openspiel_counted", lambda d: counted(game.new_initial_state(), d), depth)
+try:
+    from draughts import Board
+except ImportError:
+    Board = None
+if Board is not None:
+    def walk(board, d):
         moves = board.legal_moves()
         if d == 1:
             return len(moves)
@@ -83,8 +106,23 @@ def pydraughts_perft(depth: int) -> Callable[[], int] | None:
             total += walk(board, d - 1)
             board.pop()
         return total
+    timed("pydraughts", lambda d: walk(Board(variant="american"), d), min(depth, 4))
+print(json.dumps(out))
+"""
 
-    return lambda: walk(Board(variant="american"), depth)
+
+def others(python: str, depth: int, repeats: int) -> dict:
+    """OpenSpiel's checkers and pydraughts timed in ``python`` (a separate environment)."""
+    try:
+        out = subprocess.run(
+            [python, "-c", OTHERS, str(depth), str(repeats)],
+            capture_output=True,
+            text=True,
+            timeout=3600,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    return json.loads(out.stdout) if out.returncode == 0 else {}
 
 
 def main() -> None:
@@ -93,6 +131,11 @@ def main() -> None:
     parser.add_argument("--made-depth", type=int, default=8)
     parser.add_argument("--api-depth", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--compare-python",
+        default=sys.executable,
+        help="interpreter that has open_spiel / pydraughts (kept out of the project's venv)",
+    )
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "draughts.json"))
     args = parser.parse_args()
     b, w, k, side = engine.START
@@ -124,10 +167,7 @@ def main() -> None:
             ),
         },
     }
-    for name, make in (("openspiel", openspiel_perft), ("pydraughts", pydraughts_perft)):
-        count = make(args.api_depth)
-        if count is not None:
-            rows[name] = {"depth": args.api_depth, **rate(count, args.repeats, None)}
+    rows.update(others(args.compare_python, args.api_depth, args.repeats))
     base = rows["game_api"]["leaves_per_second"]
     for name, row in rows.items():
         row["ratio_to_game_api"] = round(row["leaves_per_second"] / base, 2)
@@ -135,11 +175,17 @@ def main() -> None:
             f"{name:>10}: depth {row['depth']}  {row['leaves_per_second']:>10,} leaves/s  "
             f"x{row['ratio_to_game_api']}"
         )
-    for other in ("openspiel", "pydraughts"):
+    pairs = (
+        ("made", "openspiel_made"),
+        ("popcount", "openspiel_counted"),
+        ("made", "pydraughts"),
+        ("popcount", "pydraughts"),
+    )
+    for ours, other in pairs:
         if other in rows:
-            rows["made"][f"ratio_to_{other}"] = round(
-                rows["made"]["leaves_per_second"] / rows[other]["leaves_per_second"], 2
-            )
+            ratio = round(rows[ours]["leaves_per_second"] / rows[other]["leaves_per_second"], 2)
+            rows[ours][f"ratio_to_{other}"] = ratio
+            print(f"{ours} / {other}: x{ratio}")
     result = {
         "benchmark": "draughts perft from the American checkers start position",
         "python": platform.python_version(),

@@ -156,13 +156,16 @@ class Encoding:
     """A named function state -> float vector, from the side to move's point of view.
 
     ``encode`` returns a 1-D float64 array of ``len(columns)``; ``encode_batch`` a 2-D array with
-    one row per state (a game may supply a faster one than the default loop).
+    one row per state (a game may supply a faster one than the default loop). ``encode_py``,
+    optional, returns the same vector as a tuple of Python floats without numpy: the
+    single-position fast path that ``Evaluator.evaluate`` takes with a model's ``value_py``.
     """
 
     name: str
     columns: tuple[str, ...]
     encode: Callable[[State], np.ndarray]
     encode_batch_fn: Callable[[Sequence[State]], np.ndarray] | None = None
+    encode_py: Callable[[State], tuple[float, ...]] | None = None
 
     @property
     def width(self) -> int:

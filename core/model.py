@@ -7,12 +7,17 @@ declare capabilities, which learners check before they start:
 * ``parametric``     -- a flat parameter vector to get and set (evolution);
 * ``differentiable`` -- the value and its gradient with respect to that vector (TD, RPROP);
 * ``fittable``       -- a supervised fit on a matrix X and targets y.
+
+Fast path: a model may also offer ``value_py(x: Sequence[float]) -> float``, the value of one
+position from a tuple of Python floats without numpy (equal to ``value`` up to rounding). When
+the encoding has ``encode_py`` too, ``Evaluator.evaluate`` uses the pair: for small models a
+numpy call per position costs more than the arithmetic (search leaves are scored one at a time).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
@@ -109,15 +114,25 @@ def require(needs: Iterable[str], model: Model, *, who: str) -> None:
 class Evaluator:
     """An encoding of a game plus a model: ``evaluate(state)`` in [-1, 1] for the side to move."""
 
-    __slots__ = ("_encode", "_value", "encoding", "model")
+    __slots__ = ("_encode", "_value", "encoding", "fast", "model")
 
     def __init__(self, encoding: Encoding, model: Model) -> None:
         self.encoding = encoding
         self.model = model
-        self._encode = encoding.encode
-        self._value = model.value
+        encode_py = getattr(encoding, "encode_py", None)
+        value_py = getattr(model, "value_py", None)
+        #: whether ``evaluate`` takes the pure-Python path (``encode_py`` and ``value_py``)
+        self.fast = encode_py is not None and value_py is not None
+        if encode_py is not None and value_py is not None:
+            # the pure-Python single-position path (module docstring): same values, no numpy
+            self._encode: Callable[[State], Any] = encode_py
+            self._value: Callable[[Any], float] = value_py
+        else:
+            self._encode = encoding.encode
+            self._value = model.value
 
     def evaluate(self, state: State) -> float:
+        """Value of one state for the side to move (the pure-Python path when there is one)."""
         return self._value(self._encode(state))
 
     def evaluate_batch(self, states: Sequence[State]) -> np.ndarray:

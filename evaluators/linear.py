@@ -8,6 +8,7 @@ differentiable, and fittable by least squares on the unsquashed targets.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -64,6 +65,7 @@ class Linear(Model):
         self._p = np.array(params, dtype=float)
         self._w = self._p[: self.n]
         self._tanh = output == "tanh"
+        self._refresh_py()
 
     # --- values ----------------------------------------------------------------------------
     def _pre(self, x: np.ndarray) -> float:
@@ -73,12 +75,26 @@ class Linear(Model):
         return a + float(self._p[-1]) if self.bias else a
 
     def value(self, x: np.ndarray) -> float:
-        a = self._pre(x)
+        return self._squash(self._pre(x))
+
+    def _squash(self, a: float) -> float:
         if self._tanh:
             return math.tanh(a)
         if self.output == "soft":
             return a / (1.0 + abs(a))
         return -1.0 if a < -1.0 else 1.0 if a > 1.0 else a
+
+    def _refresh_py(self) -> None:
+        """Copy the parameters to Python floats for ``value_py`` (after every change of them)."""
+        self._py_w = tuple(self._w.tolist())
+        self._py_b = float(self._p[-1]) if self.bias else 0.0
+        self._py_index = None if self.index is None else tuple(int(i) for i in self.index)
+
+    def value_py(self, x: Sequence[float]) -> float:
+        """``value`` on a tuple of Python numbers: the evaluator's fast path, no numpy."""
+        if self._py_index is not None:
+            x = [x[i] for i in self._py_index]
+        return self._squash(sum(map(operator.mul, self._py_w, x)) + self._py_b)
 
     def _pre_batch(self, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         xs = np.asarray(xs, dtype=float)
@@ -101,6 +117,7 @@ class Linear(Model):
         if params.shape != self._p.shape:
             raise ConfigError(f"model 'linear' has {self._p.size} parameters, got {params.size}")
         self._p[:] = params
+        self._refresh_py()
 
     def param_groups(self) -> list[tuple[str, int, int]]:
         """One parameter group (for per-group step sizes): all weights, fan-in = inputs."""
@@ -136,6 +153,7 @@ class Linear(Model):
             design = np.vstack([design, math.sqrt(self.ridge) * np.eye(k)])
             target = np.concatenate([target, np.zeros(k)])
         self._p[:] = np.linalg.lstsq(design, target, rcond=None)[0]
+        self._refresh_py()
 
     # --- files -----------------------------------------------------------------------------
     def config(self) -> dict[str, Any]:

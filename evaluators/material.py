@@ -10,7 +10,8 @@ vector (default 0.25: a lead of 4 units -- four men, four seeds -- is worth 0.5)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -39,6 +40,7 @@ class Material(Model):
         self.w = np.asarray(weights, dtype=float) * scale
         self.scale = float(scale)
         self.named = {str(k): float(v) for k, v in named.items()}
+        self.value_py = _value_py(tuple(self.w.tolist()))
 
     def value(self, x: np.ndarray) -> float:
         s = float(self.w @ x)
@@ -59,6 +61,32 @@ class Material(Model):
         cls, config: Mapping[str, Any], arrays: Mapping[str, np.ndarray], columns: Sequence[str]
     ) -> Material:
         return build(float(config["scale"]), dict(config["weights"]), columns, ValueError)
+
+
+def _value_py(w: tuple[float, ...]) -> Callable[[Sequence[float]], float]:
+    """``Material.value`` on a tuple of Python numbers (the evaluator's fast path, no numpy)."""
+    if len(w) == 1:
+        (w0,) = w
+
+        def value1(x: Sequence[float]) -> float:
+            s = w0 * x[0]
+            return s / (1.0 + abs(s))
+
+        return value1
+    if len(w) == 2:
+        w0, w1 = w
+
+        def value2(x: Sequence[float]) -> float:
+            s = w0 * x[0] + w1 * x[1]
+            return s / (1.0 + abs(s))
+
+        return value2
+
+    def value(x: Sequence[float]) -> float:
+        s = sum(map(operator.mul, w, x))
+        return s / (1.0 + abs(s))
+
+    return value
 
 
 def build(

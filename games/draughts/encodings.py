@@ -208,12 +208,21 @@ def ll_features(game: Draughts, options: LLOptions | None) -> Encoding:
     return _encoding("ll-features", columns, batch)
 
 
+def material_py(state: DraughtsState) -> tuple[int, int]:
+    """``material`` without numpy: (men, kings) differences by popcounts on the bitboards."""
+    b, w, k = state[0], state[1], state[2]
+    bk, wk = (b & k).bit_count(), (w & k).bit_count()
+    men, kings = b.bit_count() - bk - w.bit_count() + wk, bk - wk
+    return (men, kings) if state[3] == 0 else (-men, -kings)
+
+
 def material(game: Draughts, options: None) -> Encoding:
     def batch(states: Sequence[DraughtsState]) -> np.ndarray:
         mm, mk, tm, tk = _planes(states)
         return np.stack([(mm - tm).sum(axis=1), (mk - tk).sum(axis=1)], axis=1).astype(float)
 
-    return _encoding("material", ("men_diff", "kings_diff"), batch)
+    enc = _encoding("material", ("men_diff", "kings_diff"), batch)
+    return attrs.evolve(enc, encode_py=material_py)
 
 
 # --- Samuel / NeuroDraughts ------------------------------------------------------------------

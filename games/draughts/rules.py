@@ -160,6 +160,10 @@ class Draughts(Game):
     def progress(self, state: DraughtsState) -> int:
         return state[4]
 
+    def pieces(self, state: DraughtsState) -> int:
+        """Pieces of both sides on the board (training histories report it at each game's end)."""
+        return (state[0] | state[1]).bit_count()
+
     def search_key(self, state: DraughtsState) -> int:
         """Board and side to move only: the counters and history are left out on purpose.
 
@@ -176,6 +180,20 @@ class Draughts(Game):
         from mindgames.games.draughts.ballots import load_ballots
 
         return {"acf-3move": [(f"ballot {b.number}", b.moves) for b in load_ballots()]}
+
+    def export_games(self, games: Sequence[dict[str, Any]]) -> tuple[str, str] | None:
+        """Played games as PDN (tournaments write them beside their results)."""
+        from mindgames.games.draughts.pdn_tree import GIVEAWAY, VARIANT_TAG, PdnGame, write_pdn
+
+        out = []
+        for g in games:
+            tags = dict(g.get("tags", {}))
+            if self.losing:
+                tags[VARIANT_TAG] = GIVEAWAY
+            if g.get("position") is not None:
+                tags.update(SetUp="1", FEN=g["position"])
+            out.append(PdnGame.from_moves(g["moves"], g["result"], tags))
+        return ".pdn", write_pdn(out)
 
     # --- text ------------------------------------------------------------------------------
     def move_text(self, state: DraughtsState, move: DraughtsMove) -> str:

@@ -109,9 +109,16 @@ def features(game: Kalah, options: None) -> Encoding:
 
 def material(game: Kalah, options: None) -> Encoding:
     m = game.pits
+    # the two stores straight from the packed fields, for the pure-Python path
+    mask, south, north = game.t.mask, game.t.shift[m], game.t.shift[2 * m + 1]
 
     def encode(state: KalahState) -> np.ndarray:
         f = game.fields_from_mover(state)
         return np.array([float(f[m] - f[2 * m + 1])])
 
-    return Encoding("material", ("store_diff",), encode)
+    def encode_py(state: KalahState) -> tuple[int]:
+        pos = state[0]
+        d = ((pos >> south) & mask) - ((pos >> north) & mask)
+        return (d,) if state[1] == 0 else (-d,)
+
+    return Encoding("material", ("store_diff",), encode, encode_py=encode_py)

@@ -12,6 +12,7 @@ from the mover's store).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,16 @@ from mindgames.errors import IllegalMoveError, NotationError
 from mindgames.game import Game
 
 KalahState = tuple[int, int, int]
+
+_NUMBER = re.compile(r"-?[0-9]{1,6}")
+
+
+def _count(text: str) -> int:
+    """A seed count or pit number: ASCII digits, perhaps a minus (no plus, underscore or space)."""
+    t = text.strip()
+    if not _NUMBER.fullmatch(t):
+        raise ValueError(t)
+    return int(t)
 
 
 class Tables:
@@ -161,10 +172,12 @@ class Kalah(Game):
         return str(move)
 
     def parse_move(self, state: KalahState, text: str) -> int:
-        t = text.strip()
-        if not t.isdigit():
-            raise NotationError(f"bad kalah move {text!r}: expected a pit number 1-{self.pits}")
-        move = int(t)
+        try:
+            move = _count(text)
+        except (ValueError, AttributeError):
+            raise NotationError(
+                f"bad kalah move {text!r}: expected a pit number 1-{self.pits}"
+            ) from None
         if move not in self.legal_moves(state):
             raise IllegalMoveError(
                 f"pit {move} is not a legal move (legal: "
@@ -187,6 +200,8 @@ class Kalah(Game):
         more; ``check_total`` demands exactly the starting total.
         """
         m = self.pits
+        if not isinstance(text, str):
+            raise NotationError(f"a kalah position must be text, got {text!r}")
         parts = text.strip().split(";")
         if len(parts) != 5:
             raise NotationError(
@@ -194,12 +209,12 @@ class Kalah(Game):
                 "(south pits;south store;north pits;north store;S|N)"
             )
         try:
-            south = [int(x) for x in parts[0].split(",")]
-            north = [int(x) for x in parts[2].split(",")]
-            stores = [int(parts[1]), int(parts[3])]
+            south = [_count(x) for x in parts[0].split(",")]
+            north = [_count(x) for x in parts[2].split(",")]
+            stores = [_count(parts[1]), _count(parts[3])]
         except ValueError:
             raise NotationError(
-                f"bad kalah position {text!r}: seed counts must be integers"
+                f"bad kalah position {text!r}: seed counts must be non-negative whole numbers"
             ) from None
         if len(south) != m or len(north) != m:
             raise NotationError(
@@ -294,4 +309,37 @@ def perft(t: Tables, pos: int, side: int, depth: int, empty_capture: bool) -> in
         npos, nside = sow(t, pos, side, i, s, empty_capture)
         if npos & t.all_pits:
             total += perft(t, npos, nside, depth - 1, empty_capture)
+    return total
+
+
+def perft_made(t: Tables, pos: int, side: int, depth: int, empty_capture: bool) -> int:
+    """Leaves of the ply tree with every leaf position made (``sow`` inlined for speed)."""
+    b, mask, m = t.bits, t.mask, t.pits
+    off = t.offset[side]
+    store = t.store[side]
+    store_unit = 1 << t.shift[store]
+    south, north = t.pit_mask
+    delta, last = t.delta, t.last
+    total = 0
+    for i in range(off, off + m):
+        s = (pos >> (i * b)) & mask
+        if not s:
+            continue
+        npos = pos + delta[i][s]
+        land = last[i][s]
+        if land == store:
+            nside = side
+        else:
+            nside = 1 - side
+            if off <= land < off + m and (npos >> (land * b)) & mask == 1:
+                opp = 2 * m - land
+                o = (npos >> (opp * b)) & mask
+                if o or empty_capture:
+                    npos += (1 + o) * store_unit - (1 << (land * b)) - (o << (opp * b))
+        if depth == 1:
+            if not npos & south or not npos & north:
+                npos = sweep(t, npos)
+            total += 1
+        elif npos & south and npos & north:
+            total += perft_made(t, npos, nside, depth - 1, empty_capture)
     return total

@@ -80,6 +80,8 @@ class TDLearner(Learner):
     #: step size: one for all weights, a list with one per parameter group, or unset (1/fan-in
     #: per group); typed Any because cattrs cannot structure "float or list" by itself
     alpha: Any = attrs.field(default=None, validator=_alpha_check)
+    #: the step sizes decay linearly to this fraction of themselves over training (None: fixed)
+    alpha_end_scale: float | None = attrs.field(default=None, validator=_optional_unit)
     momentum: float = attrs.field(default=0.0, validator=[v.ge(0.0), v.lt(1.0)])
     direction_check: bool = True
     #: rewards for the side that won / drew / lost
@@ -100,7 +102,8 @@ class TDLearner(Learner):
     #: games longer than this stop without a final reward
     max_plies: int = attrs.field(default=500, validator=_positive)
     #: self-play games played side by side, their positions valued in one matrix product
-    #: (1-ply self-play only); 1 plays one game at a time
+    #: (1-ply self-play only); 1 plays one game at a time. The games' updates are summed each
+    #: ply, so keep the output's alpha * lockstep small (docs/learners.md: about 0.5)
     lockstep: int = attrs.field(default=1, validator=_positive)
 
     def __attrs_post_init__(self) -> None:
@@ -150,11 +153,13 @@ class TDLearner(Learner):
             finals: list[State] = []
             if self.lockstep > 1:
                 update.lam = _decay(self.lam, self.lam_end, played / self.games)
+                update.alpha = alpha * _decay(1.0, self.alpha_end_scale, played / self.games)
                 explore = self._explore_at(played / self.games)
                 finals, plies = self.play_lockstep(game, evaluator, n, update, rng, explore, starts)
             for i in range(n if self.lockstep == 1 else 0):
                 fraction = (played + i) / self.games
                 update.lam = _decay(self.lam, self.lam_end, fraction)
+                update.alpha = alpha * _decay(1.0, self.alpha_end_scale, fraction)
                 explore = self._explore_at(fraction)
                 start, draw_reward = self._pick_start(game, starts, rng)
                 if clone is None:
@@ -180,6 +185,9 @@ class TDLearner(Learner):
             if pieces:
                 row["mean_pieces"] = float(np.mean(pieces))
             row["lambda"] = round(update.lam, 6)
+            if self.alpha_end_scale is not None:
+                scale = _decay(1.0, self.alpha_end_scale, played / self.games)
+                row["alpha_scale"] = round(scale, 6)
             row.update({k: round(x, 6) for k, x in self._explore_at(played / self.games).items()})
             if clone is not None:
                 points = self.test_games(game, evaluator, clone, searcher, rng)
@@ -220,6 +228,17 @@ class TDLearner(Learner):
         tracking = False
         prev_side = -1
         plies = 0
+        draws = (start_side, draw_reward)
+        # Self-play on 1 ply: the successors are valued with their gradients in one batch, and
+        # the chosen one's value and gradient serve as the next step's (no update in between).
+        reuse = (
+            update is not None
+            and searcher is None
+            and learners == (True, True)
+            and players[0] is players[1]
+            and callable(getattr(players[0].model, "value_and_grad_batch", None))
+        )
+        cached: tuple[State, float, np.ndarray] | None = None
         while plies < self.max_plies and not game.is_terminal(state):
             side = game.to_move(state)
             evaluator = players[side]
@@ -230,6 +249,8 @@ class TDLearner(Learner):
                     value, grad = self._leaf(
                         game, state, found.pv, evaluator, start_side, draw_reward
                     )
+                elif cached is not None and cached[0] is state:
+                    value, grad = cached[1], cached[2]
                 else:
                     model: Any = evaluator.model
                     value, grad = model.value_and_grad(evaluator.encoding.encode(state))
@@ -239,10 +260,11 @@ class TDLearner(Learner):
                     update.begin(value, grad)
                     tracking = True
                 prev_side = side
-            move = self.choose(
-                game, state, evaluator, searcher, rng, explore, found, (start_side, draw_reward)
-            )
-            state = game.play(state, move)
+            if reuse:
+                move, cached = self._choose_learning(game, state, evaluator, rng, explore, draws)
+            else:
+                move = self.choose(game, state, evaluator, searcher, rng, explore, found, draws)
+            state = game.play(state, move) if cached is None else cached[0]
             plies += 1
         if update is not None and tracking and game.is_terminal(state):
             update.finish(self.reward(game, state, prev_side, start_side, draw_reward))
@@ -284,7 +306,7 @@ class TDLearner(Learner):
             meta[g] = (game.to_move(state[g]), draw)
             active.append(g)
             started += 1
-        rows: np.ndarray | None = None  # encodings of the active slots' states, if known
+        rows: np.ndarray | None = None  # encodings of the active games' states, if known
         epsilon = explore.get("epsilon", 0.0)
         temperature = explore.get("temperature", 0.0)
         gl = update.gamma * update.lam
@@ -309,43 +331,43 @@ class TDLearner(Learner):
             for k, g in enumerate(active):
                 side[g] = int(sides[k])
                 fresh[g] = False
-            # choose every game's move from one batch of successors
+            # choose every game's move from one batch of successors (plain lists: few games
+            # have more than a handful of moves, where numpy calls cost more than they save)
             children: list[Any] = []
-            owner: list[tuple[int, list[int], np.ndarray, Sequence[Move], list[Any]]] = []
+            owner: list[tuple[int, list[Any], list[float], list[int]]] = []
             for g in active:
-                moves = game.legal_moves(state[g])
-                kids = [game.play(state[g], m) for m in moves]
-                vals = np.empty(len(moves))
-                where = []
-                signs = []
+                mover = side[g]
+                kids = [game.play(state[g], m) for m in game.legal_moves(state[g])]
+                vals: list[float] = []
+                where: list[int] = []
                 for i, kid in enumerate(kids):
                     if game.is_terminal(kid):
-                        vals[i] = self.reward(game, kid, side[g], *meta[g])
+                        vals.append(self.reward(game, kid, mover, *meta[g]))
                     else:
                         where.append(i)
-                        signs.append(1.0 if game.to_move(kid) == side[g] else -1.0)
+                        vals.append(1.0 if game.to_move(kid) == mover else -1.0)
                         children.append(kid)
-                owner.append((g, where, vals, moves, kids))
-                vals[where] = np.asarray(signs)  # signs for now; values below
+                owner.append((g, kids, vals, where))
             child_x = encode_batch(children) if children else np.zeros((0, width))
-            child_v = model.value_batch(child_x) if children else np.zeros(0)
+            child_v = model.value_batch(child_x).tolist() if children else []
             offset = 0
-            next_active: list[int] = []
-            next_rows: list[np.ndarray] = []
+            keep: list[int] = []
+            pick: list[int] = []
             finished: list[tuple[int, float]] = []
-            for g, where, vals, moves, kids in owner:
-                count = len(where)
-                if count:
-                    vals[where] = vals[where] * child_v[offset : offset + count]
-                if len(moves) == 1:
+            for g, kids, vals, where in owner:
+                for j, i in enumerate(where):
+                    vals[i] *= child_v[offset + j]
+                count = len(kids)
+                if count == 1:
                     i = 0
                 elif epsilon > 0.0 and rng.random() < epsilon:
-                    i = int(rng.integers(len(moves)))
+                    i = int(rng.integers(count))
                 elif temperature > 0.0:
-                    p = np.exp((vals - vals.max()) / temperature)
-                    i = int(rng.choice(len(moves), p=p / p.sum()))
+                    v = np.array(vals)
+                    p = np.exp((v - v.max()) / temperature)
+                    i = int(rng.choice(count, p=p / p.sum()))
                 else:
-                    i = int(np.argmax(vals))
+                    i = vals.index(max(vals))  # the first best, as np.argmax
                 state[g] = kids[i]
                 plies[g] += 1
                 if game.is_terminal(state[g]):
@@ -353,9 +375,10 @@ class TDLearner(Learner):
                 elif plies[g] >= self.max_plies:
                     finished.append((g, math.nan))
                 else:
-                    next_active.append(g)
-                    next_rows.append(child_x[offset + where.index(i)])
-                offset += count
+                    keep.append(g)
+                    pick.append(offset + where.index(i))
+                offset += len(where)
+            restarted: list[int] = []
             if finished:
                 done = [g for g, r in finished if not math.isnan(r)]
                 if done:
@@ -370,11 +393,11 @@ class TDLearner(Learner):
                         plies[g] = 0
                         fresh[g] = True
                         started += 1
-                        next_active.append(g)
-                        next_rows.append(encode_batch([state[g]])[0])
-            order = np.argsort(next_active, kind="stable")
-            active = [next_active[k] for k in order]
-            rows = np.array([next_rows[k] for k in order]) if active else None
+                        restarted.append(g)
+            active = keep + restarted
+            rows = child_x[pick]
+            if restarted:
+                rows = np.concatenate([rows, encode_batch([state[g] for g in restarted])])
         return finals, lengths
 
     def test_games(
@@ -442,6 +465,53 @@ class TDLearner(Learner):
             p /= p.sum()
             return moves[int(rng.choice(len(moves), p=p))]
         return moves[int(np.argmax(values))]
+
+    def _choose_learning(
+        self,
+        game: Game,
+        state: State,
+        evaluator: Evaluator,
+        rng: np.random.Generator,
+        explore: dict[str, float],
+        draws: tuple[int, float | None],
+    ) -> tuple[Move, tuple[State, float, np.ndarray] | None]:
+        """``choose`` on 1 ply (same random draws), also returning the chosen successor with
+        its value and gradient for its own side to move, when it is not over."""
+        moves = game.legal_moves(state)
+        if len(moves) == 1:
+            return moves[0], None
+        epsilon = explore.get("epsilon", 0.0)
+        if epsilon > 0.0 and rng.random() < epsilon:
+            return moves[int(rng.integers(len(moves)))], None
+        side = game.to_move(state)
+        kids = [game.play(state, move) for move in moves]
+        values: list[float] = []  # plain lists: a handful of moves, numpy calls cost more
+        where: list[int] = []
+        for i, kid in enumerate(kids):
+            if game.is_terminal(kid):
+                values.append(self.reward(game, kid, side, *draws))
+            else:
+                where.append(i)
+                values.append(1.0 if game.to_move(kid) == side else -1.0)
+        raw = grads = None
+        if where:
+            model: Any = evaluator.model
+            raw, grads = model.value_and_grad_batch(
+                evaluator.encoding.encode_batch([kids[i] for i in where])
+            )
+            for k, v in enumerate(raw.tolist()):
+                values[where[k]] *= v
+        temperature = explore.get("temperature", 0.0)
+        if temperature > 0.0:
+            vs = np.array(values)
+            p = np.exp((vs - vs.max()) / temperature)
+            i = int(rng.choice(len(moves), p=p / p.sum()))
+        else:
+            i = values.index(max(values))  # the first best, as np.argmax
+        if raw is None or grads is None or i not in where:
+            return moves[i], None
+        k = where.index(i)
+        return moves[i], (kids[i], float(raw[k]), grads[k])
 
     def one_ply(
         self,

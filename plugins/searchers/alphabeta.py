@@ -203,6 +203,7 @@ class _Engine:
         evaluate_batch: Any = None if self.evaluator is None else self.evaluator.evaluate_batch
         batch = o.batch and not null
         xf, xc, E = o.extend_forced, o.extend_captures, o.extension
+        plain = not (xf or xc)  # no extensions: a child at depth 0 is always a leaf
         use_tt, ordering, pvs = o.tt, o.ordering, o.pvs
         shuffle = self.pyrng.shuffle if self.pyrng is not None else None
         tt: dict[Any, tuple] = {}
@@ -332,6 +333,52 @@ class _Engine:
                 head, tail = moves[:1], moves[1:]
             else:
                 head, tail = moves, ()
+            if plain and cd <= 0:
+                # every child is a leaf: score it here rather than in a call of node (the
+                # counters move exactly as they would there, re-searches of PVS included)
+                nply = ply + 1
+                for m in head:
+                    child = play(state, m)
+                    pv[nply] = ()
+                    engine.leaves += 1
+                    if is_terminal(child):
+                        term = True
+                        x = terminal(child, nply)
+                    else:
+                        term = False
+                        engine.cut += 1
+                        if null:
+                            x = 0.0
+                        elif cache is None:
+                            x = evaluate(child)
+                        else:
+                            x = cache.get(child)
+                            if x is None:
+                                x = cache[child] = evaluate(child)
+                            else:
+                                engine.hits += 1
+                    v = -x if to_move(child) != side else x
+                    if (
+                        pvs
+                        and best_move is not None
+                        and beta - a > NULL_WINDOW
+                        and a + NULL_WINDOW <= v < beta
+                    ):
+                        # node would be called again with the full window: same value, counted
+                        engine.leaves += 1
+                        if not term:
+                            engine.cut += 1
+                            if cache is not None and not null:
+                                engine.hits += 1
+                    if v > best:
+                        best = v
+                        best_move = m
+                        if v > a:
+                            a = v
+                            pv[ply] = (m,)
+                            if a >= beta:
+                                break
+                head = ()
             for m in head:
                 child = play(state, m)
                 flip = to_move(child) != side

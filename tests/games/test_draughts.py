@@ -369,3 +369,35 @@ def test_search_key_ignores_how_a_position_was_reached():
     )
     assert a == b and game.search_key(a) == game.search_key(b)
     assert game.search_key(a) != game.search_key(game.initial_state())
+
+
+def test_reference_agreement_covers_kings_multi_jumps_and_crowning_captures():
+    """Seeded random boards rich in captures: the hard cases really occur and agree."""
+    rng = np.random.default_rng(11)
+    seen = {"multi_jump": 0, "king_capture": 0, "crowning_capture": 0, "loop": 0, "blocked": 0}
+    for _ in range(4000):
+        board, density = {}, rng.uniform(0.03, 0.6)
+        for s in range(1, 33):
+            if rng.random() < density:
+                colour = "bw"[int(rng.integers(2))]
+                crown_row = 7 if colour == "b" else 0
+                king = COORD[s][0] == crown_row or rng.random() < 0.3
+                board[s] = colour.upper() if king else colour
+        side = int(rng.integers(2))
+        state = CHECKERS.parse_position(fen_of(board, side))
+        moves = CHECKERS.legal_moves(state)
+        assert sorted(moves) == ref_moves(board, side)
+        for move in moves:
+            assert board_of(CHECKERS.play(state, move)) == ref_play(board, move)
+            piece = board[move[0]]
+            capture = len(move) > 2 or abs(move[0] - move[1]) > 5
+            seen["multi_jump"] += len(move) > 2
+            seen["king_capture"] += capture and piece.isupper()
+            crown_row = 7 if piece == "b" else 0 if piece == "w" else -1
+            seen["crowning_capture"] += capture and COORD[move[-1]][0] == crown_row
+            seen["loop"] += capture and move[0] == move[-1]
+        if not moves:
+            seen["blocked"] += 1
+            c, g = CHECKERS.returns(state), GIVEAWAY.returns(state)
+            assert c == (-g[0], -g[1]) and c[side] == -1.0
+    assert min(seen.values()) >= 5, seen  # seed 11: 623, 1897, 326, 10, 257

@@ -87,3 +87,17 @@ def test_encodings_see_the_board_from_the_movers_side(x, y, z):
     for info in registry.encodings_for("checkers"):
         enc = registry.encoding(game, info.name)
         assert np.array_equal(enc.encode(one), enc.encode(twin)), info.name
+
+
+def test_gac11_features_by_hand():
+    game = Checkers()
+    state = game.parse_position("B:WK1,28:B5,K10,17")
+    b, w, k, _ = state[0], state[1], state[2], state[3]
+    # Black: men 5 (edge, row 1) and 17 (row 4), king 10; every piece can step; 29-32 empty
+    assert side_features(b, w, k, 0) == (2, 1, 3, 1, 0, 1, 2, 1, 3, 6 + 3, 4)
+    # White: man 28 (edge, row 6), king 1 (edge, can step to 6 only); 1 of 1-4 taken
+    assert side_features(b, w, k, 1) == (1, 1, 2, 1, 1, 2, 1, 1, 2, 6, 3)
+    x = get_registry().encoding(game, "gac11").encode(state).reshape(11, 3)
+    assert list(x[:, 2]) == [1, 0, 1, 0, -1, -1, 1, 0, 1, 3, 1]  # mine - theirs, Black to move
+    ll = get_registry().encoding(game, "ll-features").encode(state)
+    assert list(ll[32:]) == [1, 0, 0, -1, 1, 0, 3, 1]

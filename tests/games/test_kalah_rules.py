@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mindgames.errors import IllegalMoveError, NotationError
-from mindgames.games.kalah.rules import Kalah
+from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
+from mindgames.games.kalah.rules import Kalah, perft, perft_made
 from mindgames.games.kalah.solver import solve
 
 START = "4,4,4,4,4,4;0;4,4,4,4,4,4;0;S"
@@ -33,6 +33,17 @@ def test_start_position_text():
 def test_perft_matches_openspiel_mancala(depth, count):
     game = Kalah()
     assert game.perft(game.initial_state(), depth) == count
+
+
+@pytest.mark.parametrize("empty_capture", [False, True])
+@pytest.mark.parametrize("pits,seeds", [(6, 4), (4, 3), (3, 6), (2, 7)])
+def test_made_perft_equals_counted_perft(pits, seeds, empty_capture):
+    game = Kalah(pits=pits, seeds=seeds, empty_capture=empty_capture)
+    t, (packed, side, _) = game.t, game.initial_state()
+    for depth in range(1, 6):
+        assert perft_made(t, packed, side, depth, empty_capture) == perft(
+            t, packed, side, depth, empty_capture
+        )
 
 
 def test_perft_agrees_with_generic_tree_walk():
@@ -112,6 +123,46 @@ def test_bad_positions_and_moves_are_clear_errors():
         Kalah(pits=0)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="0123456789,;-SNsn x+_", max_size=40)
+    | st.text(max_size=30)
+    | st.lists(st.integers(-3, 60), min_size=14, max_size=14).map(
+        lambda v: f"{','.join(map(str, v[:6]))};{v[6]};{','.join(map(str, v[7:13]))};{v[13]};S"
+    )
+)
+def test_fuzzed_text_raises_only_project_errors(text):
+    game = Kalah()
+    try:
+        state = game.parse_position(text)
+    except MindgamesError:
+        pass
+    else:  # anything accepted is a position that writes back and reads the same
+        assert game.parse_position(game.position_text(state))[:2] == state[:2]
+        assert sum(game.t.unpack(state[0])) <= 48
+    try:
+        game.parse_move(game.initial_state(), text)
+    except MindgamesError:
+        pass
+    for bad in ("²", "٣", "1_0", "+3", " 3 4", "3.0"):
+        with pytest.raises(NotationError):
+            game.parse_move(game.initial_state(), bad)
+
+
+def test_margin_and_returns_after_the_sweep():
+    game = Kalah(pits=2, seeds=3)
+    state = game.parse_position("0,1;5;3,0;3;S")  # S2 -> store: South's pits are empty
+    after = game.play(state, 2)
+    assert game.is_terminal(after) and game.position_text(after) == "0,0;6;0,0;6;S"
+    assert game.margin(after) == 0 and game.returns(after) == (0.0, 0.0)
+    won = game.parse_position("0,2;6;1,0;3;N")  # North's N1 -> N2: no capture (S1 is empty)
+    end = game.play(won, 1)
+    assert not game.is_terminal(end) and game.to_move(end) == 0
+    final = game.play(end, 2)  # S2 (2 seeds): store, N1; South is empty: North sweeps 2
+    assert game.position_text(final) == "0,0;7;0,0;5;N" and game.margin(final) == 2
+    assert game.returns(final) == (1.0, -1.0)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 6), st.integers(1, 5), st.booleans(), st.integers(0, 2**32 - 1))
 def test_random_playouts_conserve_seeds_and_end(pits, seeds, empty_capture, seed):
@@ -131,70 +182,125 @@ def test_random_playouts_conserve_seeds_and_end(pits, seeds, empty_capture, seed
     assert abs(game.margin(state)) <= total
 
 
-def brute_force(game: Kalah, state) -> int:
-    """Plain exhaustive minimax of the mover's final margin (no pruning, no tables)."""
-    return _brute_force_table(game)(state[0], state[1])
+# --- an independent reference: plain lists, one seed at a time, exhaustive minimax ------------
+def ref_sow(fields: tuple, side: int, pit: int, m: int, empty_capture: bool) -> tuple:
+    """(fields, next side) after ``side`` sows pit ``pit`` (1..m), written the obvious way."""
+    f = list(fields)
+    own_store, their_store = (m, 2 * m + 1) if side == 0 else (2 * m + 1, m)
+    own_pits = range(0, m) if side == 0 else range(m + 1, 2 * m + 1)
+    i = own_pits[pit - 1]
+    seeds, f[i] = f[i], 0
+    while seeds:
+        i = (i + 1) % (2 * m + 2)
+        if i != their_store:
+            f[i] += 1
+            seeds -= 1
+    nxt = side if i == own_store else 1 - side
+    if i in own_pits and f[i] == 1 and (f[2 * m - i] or empty_capture):
+        f[own_store] += 1 + f[2 * m - i]
+        f[i] = f[2 * m - i] = 0
+    if not sum(f[0:m]) or not sum(f[m + 1 : 2 * m + 1]):
+        f[m] += sum(f[0:m])
+        f[2 * m + 1] += sum(f[m + 1 : 2 * m + 1])
+        f = [v if k in (m, 2 * m + 1) else 0 for k, v in enumerate(f)]
+    return tuple(f), nxt
+
+
+def ref_moves(fields: tuple, side: int, m: int) -> list[int]:
+    off = 0 if side == 0 else m + 1
+    return [p for p in range(1, m + 1) if fields[off + p - 1]]
 
 
 @functools.cache
-def _brute_force_table(game: Kalah):
-    """One memo per game, shared by every position the test asks about."""
-
-    @functools.cache
-    def value(packed: int, side: int) -> int:
-        s = (packed, side, 0)
-        if game.is_terminal(s):
-            m = game.margin(s)
-            return m if side == 0 else -m
-        best = None
-        for move in game.legal_moves(s):
-            nxt = game.play(s, move)
-            v = value(nxt[0], nxt[1])
-            v = v if nxt[1] == side else -v
-            best = v if best is None else max(best, v)
-        return best
-
-    return value
+def ref_value(fields: tuple, side: int, m: int, empty_capture: bool) -> int:
+    """Exhaustive minimax of the mover's final margin (no pruning, no tables but the memo)."""
+    moves = ref_moves(fields, side, m)
+    if not moves:
+        margin = fields[m] - fields[2 * m + 1]
+        return margin if side == 0 else -margin
+    best = None
+    for pit in moves:
+        child, nxt = ref_sow(fields, side, pit, m, empty_capture)
+        v = ref_value(child, nxt, m, empty_capture)
+        v = v if nxt == side else -v
+        best = v if best is None else max(best, v)
+    assert best is not None
+    return best
 
 
-def reachable(game: Kalah) -> list:
-    """Every non-terminal position reachable from the start, in a fixed order."""
-    seen, order, frontier = set(), [], [game.initial_state()]
-    while frontier:
-        state = frontier.pop()
-        key = state[:2]
-        if key in seen or game.is_terminal(state):
-            continue
-        seen.add(key)
-        order.append(state)
-        frontier.extend(game.play(state, m) for m in game.legal_moves(state))
-    return order
+def brute_force(game: Kalah, state) -> int:
+    return ref_value(tuple(game.t.unpack(state[0])), state[1], game.pits, game.empty_capture)
+
+
+def positions(game: Kalah, sample: int, rng: np.random.Generator) -> list:
+    """Every non-terminal position reachable from the start (reference rules), or ``sample``
+    distinct ones met in seeded random playouts from the 12th ply on (where the exhaustive
+    minimax stays small)."""
+    m, ec = game.pits, game.empty_capture
+    start = tuple(game.t.unpack(game.initial_state()[0]))
+    seen: dict = {}
+    if not sample:
+        frontier = [(start, 0)]
+        while frontier:
+            key = frontier.pop()
+            if key in seen or not ref_moves(*key, m):
+                continue
+            seen[key] = None
+            frontier.extend(ref_sow(*key, p, m, ec) for p in ref_moves(*key, m))
+    while len(seen) < sample:
+        key, ply = (start, 0), 0
+        while ref_moves(*key, m):
+            if ply >= 12:
+                seen[key] = None
+            ply += 1
+            moves = ref_moves(*key, m)
+            key = ref_sow(*key, moves[int(rng.integers(len(moves)))], m, ec)
+    return [(game.t.pack(f), side, 0) for f, side in seen]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.booleans(), st.integers(0, 2**32 - 1))
+def test_rules_agree_with_the_reference_on_random_playouts(pits, seeds, empty_capture, seed):
+    game = Kalah(pits=pits, seeds=seeds, empty_capture=empty_capture)
+    rng = np.random.default_rng(seed)
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        fields, side = tuple(game.t.unpack(state[0])), state[1]
+        assert list(game.legal_moves(state)) == ref_moves(fields, side, pits)
+        move = int(rng.choice(game.legal_moves(state)))
+        state = game.play(state, move)
+        assert (tuple(game.t.unpack(state[0])), state[1]) == ref_sow(
+            fields, side, move, pits, empty_capture
+        )
+    assert game.legal_moves(state) == ()
+
+
+TINY = [(1, 4), (2, 1), (2, 2), (2, 3), (2, 4), (3, 2)]
 
 
 @pytest.mark.parametrize(
-    "pits,seeds,sample", [(2, 1, 0), (2, 2, 0), (2, 3, 0), (3, 2, 0), (3, 3, 0), (4, 2, 400)]
+    "pits,seeds,sample,empty_capture",
+    [(*size, 0, rule) for size in TINY for rule in (False, True)]
+    + [(3, 3, 400, False), (3, 3, 400, True), (4, 2, 150, False), (4, 3, 60, True)],
 )
-@pytest.mark.parametrize("empty_capture", [False, True])
-def test_solver_agrees_with_brute_force_on_reachable_positions(pits, seeds, sample, empty_capture):
-    """Every reachable position of the tiny boards (a seeded sample of the larger one)."""
+def test_solver_agrees_with_brute_force(pits, seeds, sample, empty_capture):
+    """Every reachable position of the tiny boards; seeded samples of the larger ones."""
     game = Kalah(pits=pits, seeds=seeds, empty_capture=empty_capture)
-    states = reachable(game)
-    if sample:
-        rng = np.random.default_rng(pits * 100 + seeds)
-        picked = rng.choice(len(states), size=min(sample, len(states)), replace=False)
-        states = [states[0]] + [states[int(i)] for i in picked]
+    states = positions(game, sample, np.random.default_rng(pits * 100 + seeds))
     for state in states:
         sol = solve(game, state)
         assert sol.value == brute_force(game, state), game.position_text(state)
-        for move in sol.best_moves:
+        assert sol.south_margin == (sol.value if state[1] == 0 else -sol.value)
+        for move in sol.best_moves:  # every reported best move keeps the value
             child = game.play(state, move)
-            child_value = (
-                brute_force(game, child)
-                if not game.is_terminal(child)
-                else (game.margin(child) * (1 if child[1] == 0 else -1))
-            )
-            assert (child_value if child[1] == state[1] else -child_value) == sol.value
-    assert len(states) > 3
+            v = brute_force(game, child)
+            assert (v if child[1] == state[1] else -v) == sol.value
+        worse = set(game.legal_moves(state)) - set(sol.best_moves)
+        for move in worse:  # and every other move is strictly worse
+            child = game.play(state, move)
+            v = brute_force(game, child)
+            assert (v if child[1] == state[1] else -v) < sol.value
+    assert len(states) >= (sample or 2)
 
 
 def test_known_small_values():

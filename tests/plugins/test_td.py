@@ -452,3 +452,22 @@ def test_history_reports_mean_pieces_when_the_game_offers_it(tmp_path):
         RandomWalk(), tiny_evaluator(onehot(game)), np.random.default_rng(2), workdir=tmp_path
     )
     assert "mean_pieces" not in plain.history[0]
+
+
+def test_alpha_decays_linearly_to_its_end_scale(registry, tmp_path):
+    def train(**options):
+        game, evaluator = ttt(registry)
+        learner = TDLearner(games=4, batch=2, alpha=0.2, epsilon=0.3, **options)
+        result = learner.train(game, evaluator, np.random.default_rng(5), workdir=tmp_path)
+        return result.history, evaluator.model.get_params()
+
+    rows, fixed = train()
+    assert "alpha_scale" not in rows[0]
+    rows, same = train(alpha_end_scale=1.0)
+    assert [r["alpha_scale"] for r in rows] == [1.0, 1.0]
+    np.testing.assert_array_equal(same, fixed)
+    rows, decayed = train(alpha_end_scale=0.0)
+    assert [r["alpha_scale"] for r in rows] == [0.5, 0.0]
+    assert not np.allclose(decayed, fixed)
+    with pytest.raises(ValueError, match="alpha_end_scale"):
+        TDLearner(alpha_end_scale=1.5)

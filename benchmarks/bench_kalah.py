@@ -1,0 +1,204 @@
+"""Kalah speed: ply perft of Kalah(6, 4) from the start, and the exact solver's nodes/s.
+
+Measures (median of ``--repeats`` runs):
+
+* ``game_api`` -- the baseline: perft through ``legal_moves`` and ``play``, every leaf made;
+* ``made`` -- ``rules.perft_made``: every leaf position made (the issue's target: 2 M leaves/s);
+* ``counted`` -- ``rules.perft`` (what ``Game.perft`` uses): the last ply counted, not made;
+* ``solver`` -- ``solver.solve`` from the start of ``--solve-size``: nodes/s;
+* OpenSpiel's ``mancala`` (same default rules) through Python, when ``--compare-python`` (or
+  this interpreter) can import ``pyspiel``: its leaves/s with every leaf made (``child``) and with
+  the last ply counted (``len(legal_actions())``), and its perft counts, checked against ours.
+
+Prints and writes benchmarks/results/kalah.json with ratios to the baseline measured in the
+same run. OpenSpiel is kept out of the project's environment: put it in a separate one, e.g.
+``python -m venv /tmp/benchvenv && /tmp/benchvenv/bin/pip install open_spiel``.
+
+    .venv/bin/python benchmarks/bench_kalah.py [--depth 9] \\
+        [--compare-python /tmp/benchvenv/bin/python]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from mindgames.game import Game
+from mindgames.games.kalah.rules import Kalah, perft, perft_made
+from mindgames.games.kalah.solver import solve
+
+#: OpenSpiel's mancala perft from the start, depths 1-10 (its rules are our defaults)
+EXPECTED = [6, 35, 185, 942, 4690, 23233, 114430, 563055, 2763490, 13519607]
+
+OPENSPIEL = r"""
+import json, statistics, sys, time
+import pyspiel
+depth, repeats = int(sys.argv[1]), int(sys.argv[2])
+game = pyspiel.load_game("mancala")
+def counted(s, d):
+    if d == 1:
+        return len(s.legal_actions())
+    return sum(counted(s.child(a), d - 1) for a in s.legal_actions())
+def made(s, d):
+    if d == 1:
+        n = 0
+        for a in s.legal_actions():
+            s.child(a)
+            n += 1
+        return n
+    return sum(made(s.child(a), d - 1) for a in s.legal_actions())
+out = {}
+for name, fn in (("made", made), ("counted", counted)):
+    rates = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        leaves = fn(game.new_initial_state(), depth)
+        rates.append(leaves / (time.perf_counter() - t))
+    out[name] = {"depth": depth, "leaves": leaves,
+                 "leaves_per_second": round(statistics.median(rates))}
+out["counts"] = [made(game.new_initial_state(), d) for d in range(1, min(depth, 8) + 1)]
+print(json.dumps(out))
+"""
+
+
+def rate(count: Callable[[], int], repeats: int, expected: int | None) -> dict:
+    """Median leaves/s of ``repeats`` runs of ``count``; checks the count."""
+    rates, leaves = [], 0
+    for _ in range(repeats):
+        begin = time.perf_counter()
+        leaves = count()
+        rates.append(leaves / (time.perf_counter() - begin))
+        if expected is not None and leaves != expected:
+            raise SystemExit(f"wrong perft count {leaves}, expected {expected}")
+    return {"leaves": leaves, "leaves_per_second": round(statistics.median(rates))}
+
+
+def api_perft(game: Game, state: object, depth: int) -> int:
+    """Perft through the Game interface only: legal_moves and play, every leaf made."""
+    total = 0
+    for move in game.legal_moves(state):
+        child = game.play(state, move)
+        if depth == 1:
+            total += 1
+        elif not game.is_terminal(child):
+            total += api_perft(game, child, depth - 1)
+    return total
+
+
+def openspiel(python: str, depth: int, repeats: int) -> dict | None:
+    """OpenSpiel's mancala timed in ``python`` (a separate environment); None if unavailable."""
+    try:
+        out = subprocess.run(
+            [python, "-c", OPENSPIEL, str(depth), str(repeats)],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=9)
+    parser.add_argument("--api-depth", type=int, default=7)
+    parser.add_argument("--openspiel-depth", type=int, default=8)
+    parser.add_argument("--solve-size", default="4,3", help="PITS,SEEDS solved from the start")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--compare-python", default=sys.executable)
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "kalah.json"))
+    args = parser.parse_args()
+    game = Kalah()
+    t = game.t
+    start = game.initial_state()
+    pos, side = start[0], start[1]
+    rows: dict[str, dict] = {
+        "game_api": {
+            "depth": args.api_depth,
+            **rate(
+                lambda: api_perft(game, start, args.api_depth),
+                args.repeats,
+                EXPECTED[args.api_depth - 1],
+            ),
+        },
+        "made": {
+            "depth": args.depth,
+            **rate(
+                lambda: perft_made(t, pos, side, args.depth, False),
+                args.repeats,
+                EXPECTED[args.depth - 1],
+            ),
+        },
+        "counted": {
+            "depth": args.depth,
+            **rate(
+                lambda: perft(t, pos, side, args.depth, False),
+                args.repeats,
+                EXPECTED[args.depth - 1],
+            ),
+        },
+    }
+    pits, seeds = (int(x) for x in args.solve_size.split(","))
+    small = Kalah(pits=pits, seeds=seeds)
+    node_rates, solution = [], None
+    for _ in range(args.repeats):
+        solution = solve(small, small.initial_state())
+        node_rates.append(solution.nodes / solution.seconds)
+    assert solution is not None
+    solver_row = {
+        "game": small.spec(),
+        "value": solution.south_margin,
+        "nodes": solution.nodes,
+        "nodes_per_second": round(statistics.median(node_rates)),
+    }
+    other = openspiel(args.compare_python, args.openspiel_depth, args.repeats)
+    if other is not None:
+        counts = other.pop("counts")
+        if counts != EXPECTED[: len(counts)]:
+            raise SystemExit(f"OpenSpiel's mancala perft {counts} differs from {EXPECTED}")
+        for name, row in other.items():
+            rows[f"openspiel_{name}"] = row
+    base = rows["game_api"]["leaves_per_second"]
+    for name, row in rows.items():
+        row["ratio_to_game_api"] = round(row["leaves_per_second"] / base, 2)
+        print(
+            f"{name:>18}: depth {row['depth']:2d}  {row['leaves_per_second']:>10,} leaves/s  "
+            f"x{row['ratio_to_game_api']}"
+        )
+    if other is not None:
+        for name in ("made", "counted"):
+            rows[name]["ratio_to_openspiel"] = round(
+                rows[name]["leaves_per_second"] / rows[f"openspiel_{name}"]["leaves_per_second"], 2
+            )
+            print(f"{name} / openspiel_{name}: x{rows[name]['ratio_to_openspiel']}")
+    print(
+        f"solver {solver_row['game']}: value {solver_row['value']:+d}, {solver_row['nodes']:,} "
+        f"nodes, {solver_row['nodes_per_second']:,} nodes/s"
+    )
+    result = {
+        "benchmark": "Kalah(6,4) ply perft from the start; exact solver nodes/s",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "repeats": args.repeats,
+        "results": rows,
+        "solver": solver_row,
+        "targets": {"made": 2_000_000},
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

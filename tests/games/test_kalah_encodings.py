@@ -1,0 +1,83 @@
+"""Kalah encodings: widths, hand-checked values, and the side-to-move view."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mindgames.games.kalah.rules import Kalah
+from mindgames.registry import get_registry
+
+
+def encoding(game: Kalah, spec: str):
+    return get_registry().encoding(game, spec)
+
+
+@pytest.mark.parametrize(
+    "spec,width",
+    [("kalah14", 14), ("kalah14:scale=2", 14), ("kalah-features", 28), ("material", 1)],
+)
+def test_widths_and_batches(spec, width):
+    game = Kalah()
+    enc = encoding(game, spec)
+    assert enc.width == width == len(set(enc.columns))
+    states = [game.initial_state(), game.play(game.initial_state(), 1)]
+    batch = enc.encode_batch(states)
+    assert batch.shape == (2, width) and np.array_equal(batch[1], enc.encode(states[1]))
+    assert encoding(Kalah(pits=3), spec).width == {14: 8, 28: 16, 1: 1}[width]
+
+
+def test_kalah14_is_from_the_movers_side_and_scales():
+    game = Kalah(pits=3, seeds=2)
+    state = game.parse_position("1,0,3;2;0,4,1;1;N")
+    x = encoding(game, "kalah14").encode(state)
+    assert list(x * 12) == [0, 4, 1, 1, 1, 0, 3, 2]  # North's pits and store first
+    assert np.allclose(encoding(game, "kalah14:scale=2").encode(state), 2 * x)
+    assert list(encoding(game, "material").encode(state)) == [-1.0]
+
+
+def test_features_by_hand():
+    game = Kalah(pits=3, seeds=2)
+    # South to move: pits 1,0,3 store 2; North pits 0,4,1 store 1 (12 seeds in all).
+    state = game.parse_position("1,0,3;2;0,4,1;1;S")
+    enc = encoding(game, "kalah-features")
+    x = dict(zip(enc.columns, enc.encode(state), strict=True))
+    assert x["store_diff"] == pytest.approx(1 / 12)
+    # S1 (1 seed) faces N3 (1 seed), S3 (3 seeds) faces N1 (empty): S3 is vulnerable
+    assert [x[f"my_vulnerable{i}"] for i in (1, 2, 3)] == [0, 0, 1]
+    # North's pit 1 is empty and faces S3; N2 faces the empty S2: N2 is vulnerable
+    assert [x[f"their_vulnerable{i}"] for i in (1, 2, 3)] == [0, 1, 0]
+    # S1 sows into the empty S2, capturing N2 (4 seeds): North's pit 2 is attackable now
+    assert [x[f"their_attackable{i}"] for i in (1, 2, 3)] == [0, 1, 0]
+    # North to move could play N3 (1 seed) into its store; N1 is empty: nothing of mine falls
+    assert [x[f"my_attackable{i}"] for i in (1, 2, 3)] == [0, 0, 0]
+    assert x["seed_diff"] == pytest.approx((2 + 4 - 1 - 5) / 12)
+    assert (x["my_seeds_left"], x["their_seeds_left"]) == pytest.approx((4 / 12, 5 / 12))
+
+
+def mirrored(game: Kalah, state):
+    """The same position with the sides' roles swapped (South's fields become North's)."""
+    m = game.pits
+    f = game.t.unpack(state[0])
+    return (game.t.pack(f[m + 1 :] + f[: m + 1]), 1 - state[1], state[2])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 4), st.booleans(), st.integers(0, 2**32 - 1))
+def test_every_encoding_sees_the_board_from_the_movers_side(pits, seeds, empty_capture, seed):
+    game = Kalah(pits=pits, seeds=seeds, empty_capture=empty_capture)
+    rng = np.random.default_rng(seed)
+    state = game.initial_state()
+    for _ in range(int(rng.integers(0, 30))):
+        if game.is_terminal(state):
+            break
+        moves = game.legal_moves(state)
+        state = game.play(state, moves[int(rng.integers(len(moves)))])
+    twin = mirrored(game, state)
+    for info in get_registry().encodings_for("kalah"):
+        enc = encoding(game, info.name)
+        a, b = enc.encode(state), enc.encode(twin)
+        assert a.shape == (enc.width,) and np.all(np.isfinite(a))
+        assert np.array_equal(a, b), info.name

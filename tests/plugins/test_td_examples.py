@@ -1,0 +1,103 @@
+"""The shipped training examples run end to end with the real games, evaluators and searchers
+(with a handful of games), and the trained model plays through an agent spec."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mindgames.agent import build_agent, build_evaluator
+from mindgames.modelfile import load_evaluator
+from mindgames.registry import get_registry
+from mindgames.training import build, load_config, read_history, run
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "training"
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return repr(value)
+
+
+def shrunk(name: str, tmp_path: Path, **learner: Any) -> tuple[Path, dict[str, Any]]:
+    """The example config with some learner options replaced, written to ``tmp_path``."""
+    with (EXAMPLES / name).open("rb") as fh:
+        config = tomllib.load(fh)
+    config["learner"].update(learner)
+    lines = [f"{k} = {toml_value(v)}" for k, v in config.items() if not isinstance(v, dict)]
+    for table in ("eval", "learner"):
+        if isinstance(config.get(table), dict):
+            lines.append(f"[{table}]")
+            lines += [f"{k} = {toml_value(v)}" for k, v in config[table].items()]
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, config
+
+
+def test_neurodraughts_example_runs_a_few_games_with_cloning(tmp_path):
+    config, raw = shrunk(
+        "checkers-neurodraughts.toml", tmp_path, games=2, batch=2, max_plies=24, checkpoint_every=0
+    )
+    assert raw["eval"]["encoding"] == "samuel" and raw["eval"].get("direct") is True
+    assert raw["learner"]["lookahead"].startswith("alphabeta")
+    assert raw["learner"]["regime"] == "clone"
+    done = run(config, out=tmp_path / "nd")
+    (row,) = read_history(done.directory)
+    assert row["games"] == 2 and len(row["test"]) == 2 and row["clones"] in (0, 1)
+    assert 0 < row["mean_plies"] <= 24 and 0 < row["mean_pieces"] <= 24
+    registry = get_registry()
+    game, evaluator, meta = load_evaluator(done.model_path, registry)
+    assert game.name == "checkers" and evaluator.encoding.name == "samuel"
+    assert meta["provenance"]["learner"] == "td"
+    agent = build_agent(registry, game, f"alphabeta:depth=2,eval=@{done.model_path}")
+    result = agent.choose(game, game.initial_state(), np.random.default_rng(0))
+    assert result.move in game.legal_moves(game.initial_state())
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"games": 16, "lockstep": 1},
+        {"games": 16, "lockstep": 8},
+        {"games": 4, "lookahead": "alphabeta:depth=2", "td_leaf": True},
+        {"games": 4, "explore": "softmax", "temperature": 0.05},
+    ],
+    ids=["serial", "lockstep", "td-leaf", "softmax"],
+)
+def test_kalah_example_runs_and_its_model_plays(tmp_path, options):
+    batch = options["games"] // 2
+    config, raw = shrunk("kalah-td.toml", tmp_path, batch=batch, checkpoint_every=batch, **options)
+    assert raw["eval"]["hidden"] == [30] and raw["eval"]["encoding"] == "kalah14"
+    registry = get_registry()
+    game = registry.game(raw["game"])
+    start = build_evaluator(registry, game, raw["eval"], seed=raw["seed"]).model.get_params()
+    fresh = run(config, out=tmp_path / "a")
+    before = fresh.result.evaluator.model.get_params()
+    assert [r["games"] for r in fresh.result.history] == [batch, 2 * batch]
+    assert not np.allclose(before, start)  # it learned
+    again = run(config, out=tmp_path / "b").result.evaluator.model.get_params()
+    np.testing.assert_array_equal(before, again)  # same config and seed: same weights
+    game, evaluator, _ = load_evaluator(tmp_path / "a" / "model.npz", registry)
+    np.testing.assert_array_equal(evaluator.model.get_params(), before)
+    agent = build_agent(registry, game, f"alphabeta:depth=2,eval=@{tmp_path / 'a' / 'model.npz'}")
+    assert agent.choose(game, game.initial_state(), np.random.default_rng(0)).move in (
+        game.legal_moves(game.initial_state())
+    )
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.toml")), ids=lambda p: p.name)
+def test_every_training_example_builds(path):
+    config, _ = load_config(path)
+    game, evaluator, learner, name = build(config, get_registry(), config.seed, where=str(path))
+    assert game.name in ("kalah", "checkers")
+    assert name == "td" and learner.games >= 1000
+    assert evaluator.encoding.width == len(evaluator.encoding.columns) > 0
