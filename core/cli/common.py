@@ -16,12 +16,15 @@ def echo_json(data: Any) -> None:
 
 
 def position_lines(path: str) -> Iterator[tuple[int, str]]:
-    """Non-blank lines of a file (``-`` for standard input), with their line numbers."""
+    """Every line of a file (``-`` for standard input), with its line number.
+
+    Blank lines are yielded too, so that a batch command prints exactly one output line per
+    input line (a blank one gets an error object) and outputs never fall out of step.
+    """
     stream = click.open_file(path, "r", encoding="utf-8")
     try:
         for number, line in enumerate(stream, 1):
-            if line.strip():
-                yield number, line.rstrip("\n")
+            yield number, line.rstrip("\r\n")
     except OSError as exc:
         raise MindgamesError(f"{path}: cannot read: {exc}") from None
     finally:

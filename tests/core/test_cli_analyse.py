@@ -60,11 +60,12 @@ def test_analyse_positions_one_json_object_a_line_and_errors_per_line(tmp_path):
     out = mindgames("analyse", "checkers", "--agent", agent, "--positions", str(path))
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in out.stdout.splitlines()]
-    assert len(rows) == 4
+    assert len(rows) == 5  # one output line per input line, the blank one included
     assert rows[0]["move"] in {"1-5", "1-6"} and rows[0]["stats"]["depth"] >= 1
     assert rows[1] == {"error": rows[1]["error"], "line": 2} and "FEN" in rows[1]["error"]
-    assert rows[2]["line"] == 4 and "over" in rows[2]["error"]
-    assert rows[3]["move"].split("-")[0] in {"21", "22"}
+    assert rows[2]["line"] == 3 and "error" in rows[2]
+    assert rows[3]["line"] == 4 and "over" in rows[3]["error"]
+    assert rows[4]["move"].split("-")[0] in {"21", "22"}
     # stdin gives the same lines, and the seed makes the run repeatable
     again = mindgames(
         "analyse",
