@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import attrs
 import click
 
 from mindgames.cli.common import echo_json
+from mindgames.errors import MindgamesError
 from mindgames.registry import get_registry
 
 
@@ -91,6 +93,17 @@ def describe(game_spec: str, as_json: bool) -> None:
         click.echo("    " + " ".join(e["columns"]))
 
 
+def _game_spec(record: dict[str, Any]) -> str:
+    """The spec string of a model file's game: only non-default parameters when it is installed."""
+    from mindgames.spec import format_spec
+
+    try:
+        game = get_registry().game_from(record["name"], record.get("params", {}), where="game")
+    except MindgamesError:
+        return format_spec(record["name"], record.get("params", {}))
+    return game.spec()
+
+
 @click.command("describe-model")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True)
@@ -105,8 +118,7 @@ def describe_model(path: str, as_json: bool) -> None:
     game = meta["game"]
     click.echo(f"file:       {path}")
     click.echo(f"format:     {meta['format']} v{meta['version']}")
-    params = ",".join(f"{k}={v}" for k, v in game.get("params", {}).items())
-    click.echo(f"game:       {game['name']}" + (f":{params}" if params else ""))
+    click.echo(f"game:       {_game_spec(game)}")
     click.echo(f"encoding:   {meta['encoding']} ({len(meta['columns'])} columns)")
     click.echo(f"model:      {meta['model']['kind']} {json.dumps(meta['model']['config'])}")
     for name, array in arrays.items():

@@ -69,3 +69,16 @@ def test_user_error_is_one_line_exit_2_and_verbose_shows_traceback(tmp_path):
 def test_unknown_game_exit_2():
     out = mindgames("describe", "no-such-game")
     assert out.returncode == 2 and "unknown game 'no-such-game'" in out.stderr
+
+
+def test_describe_model_names_the_game_by_its_spec(tmp_path):
+    """Only the parameters that differ from the defaults, written as a spec string."""
+    from mindgames.registry import get_registry
+
+    registry = get_registry()
+    game = registry.game("kalah:seeds=3")
+    path = tmp_path / "k.npz"
+    save_evaluator(path, game, build_evaluator(registry, game, "material"))
+    out = mindgames("describe-model", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "game:       kalah:seeds=3\n" in out.stdout
