@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from itertools import pairwise
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,9 +28,9 @@ _SIGNED_VALUE = re.compile(r"(\d[eE]|=)$")
 _BARE = re.compile(r"^[A-Za-z0-9_.\-+@/~]+$")
 
 
-def _split_top_level(text: str, spec: str) -> list[str]:
-    """Split on commas that are outside brackets and quotes."""
-    parts, depth, quote, start = [], 0, "", 0
+def _top_level(text: str, sep: str, spec: str) -> list[int]:
+    """Indices of ``sep`` outside brackets and quotes."""
+    found, depth, quote = [], 0, ""
     for i, ch in enumerate(text):
         if quote:
             if ch == quote:
@@ -42,35 +43,33 @@ def _split_top_level(text: str, spec: str) -> list[str]:
             depth -= 1
             if depth < 0:
                 raise SpecError(f"spec {spec!r}: unbalanced {ch!r}")
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
+        elif ch == sep and depth == 0:
+            found.append(i)
     if quote or depth:
         raise SpecError(f"spec {spec!r}: unclosed quote or bracket")
-    parts.append(text[start:])
-    return parts
+    return found
+
+
+def _cut(text: str, cuts: list[int]) -> list[str]:
+    bounds = [-1, *cuts, len(text)]
+    return [text[a + 1 : b] for a, b in pairwise(bounds)]
+
+
+def _split_top_level(text: str, spec: str) -> list[str]:
+    """Split on commas that are outside brackets and quotes."""
+    return _cut(text, _top_level(text, ",", spec))
 
 
 def split_plus(spec: str) -> list[str]:
     """Split ``a+b:opt=1`` on the ``+`` signs that join names (not ones inside values)."""
-    parts, start, depth, quote = [], 0, 0, ""
-    for i, ch in enumerate(spec):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            depth -= 1
-        elif ch == "+" and depth == 0 and _NAME.match(spec[i + 1 : i + 2] or "-"):
-            head = spec[start:i]
-            if not head or _SIGNED_VALUE.search(head):  # 1e+3 or key=+1 is a value
-                continue
-            parts.append(head.strip())
-            start = i + 1
-    parts.append(spec[start:].strip())
-    return parts
+    cuts = [
+        i
+        for i in _top_level(spec, "+", spec)
+        if _NAME.match(spec[i + 1 : i + 2] or "-")
+        and spec[:i].strip()
+        and not _SIGNED_VALUE.search(spec[:i])  # 1e+3 or key=+1 is a value
+    ]
+    return [part.strip() for part in _cut(spec, cuts)]
 
 
 def parse_value(text: str) -> Any:
