@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from itertools import pairwise
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Any
 
 from mindgames.errors import SpecError
