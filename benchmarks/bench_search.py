@@ -7,7 +7,9 @@ Measures (median of ``--repeats`` runs; the machine is shared, so read ratios, n
   the game through the Game interface;
 * alpha-beta from the checkers start at depths 6 and 8 with the ``material`` evaluator and with
   a 32-10-1 MLP on ``raw32`` (unbatched and batched leaves), and with a pure-Python material
-  function written here (what the search costs without numpy in the leaf);
+  function written here (what the search costs without numpy in the leaf); ``_numpy`` rows
+  score single leaves through the numpy encoding (``encode_py`` removed), the baseline of the
+  pure-Python fast path (``Encoding.encode_py`` with ``value_py``);
 * alpha-beta at depths 6 and 8 from the Kalah(6,4) start with ``material`` (both ways);
 * per-move figures of alpha-beta at depth 6 over the moves of seeded give-away games, to compare
   with the give-away checkers study (54-78 ms a move, 3,700-6,700 nodes, 75,000-85,000 nodes/s,
@@ -32,10 +34,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import attrs
 import numpy as np
 
 from mindgames.agent import build_evaluator
 from mindgames.game import Game
+from mindgames.model import Evaluator
 from mindgames.plugins.searchers.alphabeta import AlphaBeta
 from mindgames.registry import get_registry
 
@@ -53,6 +57,11 @@ class PyMaterial:
 
     def evaluate_batch(self, states: Any) -> np.ndarray:
         return np.array([self.evaluate(s) for s in states])
+
+
+def numpy_path(evaluator: Evaluator) -> Evaluator:
+    """The same evaluator without the encoding's ``encode_py``: single leaves through numpy."""
+    return Evaluator(attrs.evolve(evaluator.encoding, encode_py=None), evaluator.model)
 
 
 def walk(game: Game, state: Any, depth: int) -> int:
@@ -150,8 +159,10 @@ def main() -> None:
     for depth in (6, 8):
         for label, ev, batch in (
             ("material", material, False),
+            ("material_numpy", numpy_path(material), False),
             ("material_batched", material, True),
             ("mlp_32_10_1", mlp, False),
+            ("mlp_32_10_1_numpy", numpy_path(mlp), False),
             ("mlp_32_10_1_batched", mlp, True),
             ("python_material", PyMaterial(), False),
         ):
@@ -159,9 +170,13 @@ def main() -> None:
             key = f"depth{depth}_{label}"
             results["checkers"][key] = time_to_depth(checkers, ev, searcher, args.repeats, b)
         kev = build_evaluator(registry, kalah, "material")
-        for label, batch in (("material", False), ("material_batched", True)):
+        for label, ev, batch in (
+            ("material", kev, False),
+            ("material_numpy", numpy_path(kev), False),
+            ("material_batched", kev, True),
+        ):
             results["kalah"][f"depth{depth}_{label}"] = time_to_depth(
-                kalah, kev, AlphaBeta(depth=depth, batch=batch), args.repeats, b
+                kalah, ev, AlphaBeta(depth=depth, batch=batch), args.repeats, b
             )
     gev = build_evaluator(registry, giveaway, "material")
     for label, batch in (("", False), ("_batched", True)):

@@ -28,7 +28,10 @@ def progress_encoding(game: Game, options: Any = None) -> Encoding:
     def encode_batch(states: Sequence[State]) -> np.ndarray:
         return np.array([[float(progress(s))] for s in states], dtype=float).reshape(-1, 1)
 
-    return Encoding(PROGRESS, ("plies",), encode, encode_batch)
+    def encode_py(state: State) -> tuple[float, ...]:
+        return (float(progress(state)),)
+
+    return Encoding(PROGRESS, ("plies",), encode, encode_batch, encode_py=encode_py)
 
 
 def concatenate(parts: Sequence[Encoding]) -> Encoding:
@@ -50,4 +53,12 @@ def concatenate(parts: Sequence[Encoding]) -> Encoding:
     def encode_batch(states: Sequence[State]) -> np.ndarray:
         return np.hstack([p.encode_batch(states) for p in parts])
 
-    return Encoding("+".join(p.name for p in parts), tuple(columns), encode, encode_batch)
+    fast = [p.encode_py for p in parts]
+    encode_py = None
+    if all(f is not None for f in fast):
+
+        def encode_py(state: State) -> tuple[float, ...]:
+            return tuple(v for f in fast if f is not None for v in f(state))
+
+    name = "+".join(p.name for p in parts)
+    return Encoding(name, tuple(columns), encode, encode_batch, encode_py=encode_py)

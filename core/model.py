@@ -12,6 +12,8 @@ Fast path: a model may also offer ``value_py(x: Sequence[float]) -> float``, the
 position from a tuple of Python floats without numpy (equal to ``value`` up to rounding). When
 the encoding has ``encode_py`` too, ``Evaluator.evaluate`` uses the pair: for small models a
 numpy call per position costs more than the arithmetic (search leaves are scored one at a time).
+With ``encode_py`` but no ``value_py``, ``evaluate`` feeds ``value`` one array built from
+``encode_py`` (the same vector, made faster than a numpy encoding of one state).
 """
 
 from __future__ import annotations
@@ -123,13 +125,19 @@ class Evaluator:
         value_py = getattr(model, "value_py", None)
         #: whether ``evaluate`` takes the pure-Python path (``encode_py`` and ``value_py``)
         self.fast = encode_py is not None and value_py is not None
+        self._value: Callable[[Any], float] = model.value
+        self._encode: Callable[[State], Any] = encoding.encode
         if encode_py is not None and value_py is not None:
             # the pure-Python single-position path (module docstring): same values, no numpy
-            self._encode: Callable[[State], Any] = encode_py
-            self._value: Callable[[Any], float] = value_py
-        else:
-            self._encode = encoding.encode
-            self._value = model.value
+            self._encode, self._value = encode_py, value_py
+        elif encode_py is not None:
+            # the model needs numpy, but one array from Python floats beats a numpy encoding
+            array = np.array
+
+            def encode(state: State) -> np.ndarray:
+                return array(encode_py(state), dtype=float)
+
+            self._encode = encode
 
     def evaluate(self, state: State) -> float:
         """Value of one state for the side to move (the pure-Python path when there is one)."""

@@ -93,7 +93,42 @@ def raw32(game: Draughts, options: Raw32Options | None) -> Encoding:
         x = _raw(states, opts.king)
         return np.hstack([x, x.sum(axis=1, keepdims=True)]) if opts.piece_sum else x
 
-    return _encoding("raw32", columns, batch)
+    enc = _encoding("raw32", columns, batch)
+    return attrs.evolve(enc, encode_py=raw32_py(opts.king, opts.piece_sum))
+
+
+#: view square index (0-based) of each bit of the board, for each side to move
+VIEW_INDEX = tuple(
+    tuple(
+        int(np.flatnonzero(VIEW_BITS[side] == bit)[0]) if bit in VIEW_BITS[side] else 0
+        for bit in range(36)
+    )
+    for side in (0, 1)
+)
+
+
+def raw32_py(king: float, piece_sum: bool) -> Callable[[DraughtsState], tuple[float, ...]]:
+    """``raw32`` without numpy: walk the pieces of each side (about 2 us, numpy takes 14)."""
+    man = 1.0
+
+    def encode_py(state: DraughtsState) -> tuple[float, ...]:
+        b, w, k, side = state[0], state[1], state[2], state[3]
+        mine, theirs = (b, w) if side == 0 else (w, b)
+        pos = VIEW_INDEX[side]
+        out = [0.0] * 32
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            out[pos[low.bit_length() - 1]] = king if low & k else man
+        while theirs:
+            low = theirs & -theirs
+            theirs ^= low
+            out[pos[low.bit_length() - 1]] = -king if low & k else -man
+        if piece_sum:
+            out.append(sum(out))
+        return tuple(out)
+
+    return encode_py
 
 
 def _onehot(name: str, labels: tuple[str, ...]) -> Callable[[Draughts, None], Encoding]:

@@ -341,7 +341,13 @@ class _Engine:
                     child = play(state, m)
                     pv[nply] = ()
                     engine.leaves += 1
-                    if is_terminal(child):
+                    # only states found not terminal are cached: a hit needs no terminal test
+                    x = None if cache is None else cache.get(child)
+                    if x is not None:
+                        term = False
+                        engine.cut += 1
+                        engine.hits += 1
+                    elif is_terminal(child):
                         term = True
                         x = terminal(child, nply)
                     else:
@@ -352,11 +358,7 @@ class _Engine:
                         elif cache is None:
                             x = evaluate(child)
                         else:
-                            x = cache.get(child)
-                            if x is None:
-                                x = cache[child] = evaluate(child)
-                            else:
-                                engine.hits += 1
+                            x = cache[child] = evaluate(child)
                     v = -x if to_move(child) != side else x
                     if (
                         pvs

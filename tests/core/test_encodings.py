@@ -87,3 +87,14 @@ def test_staged_model_routes_on_plies_played(tmp_path):
     _, loaded, _ = load_evaluator(path, registry, game)
     assert loaded.encoding.name == "kalah14+progress"
     assert loaded.evaluate(late) == evaluator.evaluate(late)
+
+
+def test_joined_encodings_keep_the_pure_python_path_when_every_part_has_one():
+    registry = get_registry()
+    game = registry.game("checkers")
+    joined = registry.encoding(game, "material+progress")
+    state = game.play(game.initial_state(), game.legal_moves(game.initial_state())[0])
+    assert joined.encode_py is not None
+    assert list(joined.encode_py(state)) == joined.encode(state).tolist()
+    without = registry.encoding(game, "gac11+progress")
+    assert (without.encode_py is None) == (registry.encoding(game, "gac11").encode_py is None)

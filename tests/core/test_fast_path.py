@@ -97,12 +97,30 @@ def test_numpy_path_without_encode_py_gives_the_same_values():
     )
 
 
-def test_models_without_value_py_keep_the_numpy_path():
+@pytest.mark.parametrize("spec", ["raw32", "raw32:king=1.7,piece_sum=true"])
+def test_raw32_encode_py_equals_encode(spec):
+    registry = get_registry()
+    for game_name in ("checkers", "giveaway"):
+        game = registry.game(game_name)
+        enc = registry.encoding(game, spec)
+        states = [s for seed in range(3) for s in playout(game, seed)]
+        fast = np.array([enc.encode_py(s) for s in states], dtype=float)
+        assert np.allclose(fast, enc.encode_batch(states), rtol=0, atol=1e-12)
+        assert np.abs(fast[:, :32]).max() == (1.7 if "king" in spec else 2.0)  # kings seen
+
+
+@pytest.mark.parametrize("encoding", ["raw32", "material", "samuel"])
+def test_models_without_value_py_get_the_same_values(encoding):
+    """An MLP has no value_py: with encode_py it gets one array from it, else numpy encodes."""
     registry = get_registry()
     game = registry.game("checkers")
-    mlp = build_evaluator(registry, game, {"model": "mlp", "encoding": "material", "hidden": [3]})
-    raw = build_evaluator(registry, game, {"model": "linear", "encoding": "raw32"})
-    assert not mlp.fast and not raw.fast  # raw32 has no encode_py; the MLP no value_py
+    spec = {"model": "mlp", "encoding": encoding, "hidden": [10], "init": [-0.5, 0.5]}
+    evaluator = build_evaluator(registry, game, spec, seed=2)
+    assert not evaluator.fast
+    states = playout(game, 4)
+    slow = [evaluator.model.value(evaluator.encoding.encode(s)) for s in states]
+    assert [evaluator.evaluate(s) for s in states] == slow
+    assert len(set(slow)) > 10
 
 
 def test_linear_value_py_follows_set_params_and_fit():
@@ -132,3 +150,17 @@ def test_linear_value_py_on_a_column_subset():
     slow = [evaluator.model.value(evaluator.encoding.encode(s)) for s in states]
     assert fast == pytest.approx(slow, abs=1e-12)
     assert len(set(fast)) > 1  # kings appear in the playout, so the value moves
+
+
+@pytest.mark.parametrize("output", ["tanh", "soft", "none"])
+def test_linear_on_raw32_takes_the_pure_path_with_the_same_values(output):
+    registry = get_registry()
+    game = registry.game("giveaway")
+    spec = {"model": "linear", "encoding": "raw32:piece_sum=true", "output": output}
+    evaluator = build_evaluator(registry, game, {**spec, "init": [-0.3, 0.3]}, seed=9)
+    assert evaluator.fast
+    states = [s for seed in range(2) for s in playout(game, seed)]
+    fast = [evaluator.evaluate(s) for s in states]
+    slow = [evaluator.model.value(evaluator.encoding.encode(s)) for s in states]
+    assert np.allclose(fast, slow, rtol=0, atol=1e-12)
+    assert len(set(fast)) > 10
