@@ -349,11 +349,12 @@ def test_stats_and_pruning(setup):
         game, game.initial_state(), evaluators["material"], np.random.default_rng(0)
     )
     s = found.stats
-    assert s.depth == 5 and s.nodes > 0 and s.leaves > 0 and s.seconds > 0
+    took = s.seconds  # a measured time: only its consistency with the rate is checked
+    assert s.depth == 5 and s.nodes > 0 and s.leaves > 0 and took > 0
     assert 1.0 < s.branching <= 12.0
     assert 0.0 < s.pruning < 1.0
     assert s.pruning == pytest.approx(pruning(s.nodes, s.branching, 5))
-    assert s.as_dict()["nodes_per_second"] == pytest.approx((s.nodes + s.leaves) / s.seconds)
+    assert s.as_dict()["nodes_per_second"] == pytest.approx((s.nodes + s.leaves) / took)
     assert pruning(10, 2.0, 3) == pytest.approx(1 - 10 / 7)
     assert pruning(0, 2.0, 3) == 0.0
     assert plies_to_end(0.5) is None
