@@ -24,40 +24,16 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import statistics
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from mindgames.game import Game
+from perft_common import api_perft, rate
+
 from mindgames.games.draughts import engine
 from mindgames.games.draughts.rules import Checkers
 
 EXPECTED = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
-
-
-def rate(count: Callable[[], int], repeats: int, expected: int | None) -> dict:
-    """Median leaves/s of ``repeats`` runs of ``count``; checks the count."""
-    rates, leaves = [], 0
-    for _ in range(repeats):
-        begin = time.perf_counter()
-        leaves = count()
-        rates.append(leaves / (time.perf_counter() - begin))
-        if expected is not None and leaves != expected:
-            raise SystemExit(f"wrong perft count {leaves}, expected {expected}")
-    return {"leaves": leaves, "leaves_per_second": round(statistics.median(rates))}
-
-
-def api_perft(game: Game, state: object, depth: int) -> int:
-    """Perft through the Game interface only: legal_moves and play, every leaf made."""
-    moves = game.legal_moves(state)
-    if depth == 1:
-        for move in moves:
-            game.play(state, move)
-        return len(moves)
-    return sum(api_perft(game, game.play(state, m), depth - 1) for m in moves)
 
 
 OTHERS = r"""

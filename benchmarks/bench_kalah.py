@@ -26,11 +26,10 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from mindgames.game import Game
+from perft_common import api_perft, rate
+
 from mindgames.games.kalah.rules import Kalah, perft, perft_made
 from mindgames.games.kalah.solver import solve
 
@@ -66,30 +65,6 @@ for name, fn in (("made", made), ("counted", counted)):
 out["counts"] = [made(game.new_initial_state(), d) for d in range(1, min(depth, 8) + 1)]
 print(json.dumps(out))
 """
-
-
-def rate(count: Callable[[], int], repeats: int, expected: int | None) -> dict:
-    """Median leaves/s of ``repeats`` runs of ``count``; checks the count."""
-    rates, leaves = [], 0
-    for _ in range(repeats):
-        begin = time.perf_counter()
-        leaves = count()
-        rates.append(leaves / (time.perf_counter() - begin))
-        if expected is not None and leaves != expected:
-            raise SystemExit(f"wrong perft count {leaves}, expected {expected}")
-    return {"leaves": leaves, "leaves_per_second": round(statistics.median(rates))}
-
-
-def api_perft(game: Game, state: object, depth: int) -> int:
-    """Perft through the Game interface only: legal_moves and play, every leaf made."""
-    total = 0
-    for move in game.legal_moves(state):
-        child = game.play(state, move)
-        if depth == 1:
-            total += 1
-        elif not game.is_terminal(child):
-            total += api_perft(game, child, depth - 1)
-    return total
 
 
 def openspiel(python: str, depth: int, repeats: int) -> dict | None:

@@ -1,0 +1,33 @@
+"""Helpers the perft benchmarks share: a checked median rate, and perft through the Game API."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+from mindgames.game import Game
+
+
+def rate(count: Callable[[], int], repeats: int, expected: int | None) -> dict:
+    """Median leaves/s of ``repeats`` runs of ``count``; checks the count."""
+    rates, leaves = [], 0
+    for _ in range(repeats):
+        begin = time.perf_counter()
+        leaves = count()
+        rates.append(leaves / (time.perf_counter() - begin))
+        if expected is not None and leaves != expected:
+            raise SystemExit(f"wrong perft count {leaves}, expected {expected}")
+    return {"leaves": leaves, "leaves_per_second": round(statistics.median(rates))}
+
+
+def api_perft(game: Game, state: object, depth: int) -> int:
+    """Perft through the Game interface only: legal_moves and play, every leaf made."""
+    total = 0
+    for move in game.legal_moves(state):
+        child = game.play(state, move)
+        if depth == 1:
+            total += 1
+        elif not game.is_terminal(child):
+            total += api_perft(game, child, depth - 1)
+    return total
