@@ -1,16 +1,24 @@
-"""Small file helpers shared by every writer: atomic replace and JSON Lines."""
+"""Small file helpers shared by every writer: atomic replace, ``.npz`` with a JSON record, and
+JSON Lines."""
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+import zipfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
+
 from mindgames.errors import MindgamesError
+
+#: the array of an ``.npz`` file that holds its JSON metadata record (UTF-8 bytes as uint8)
+META = "__meta__"
 
 
 @contextlib.contextmanager
@@ -33,6 +41,56 @@ def atomic_write(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def write_npz(
+    path: str | Path,
+    meta: Mapping[str, Any],
+    arrays: Mapping[str, np.ndarray],
+    error: type[MindgamesError] = MindgamesError,
+) -> None:
+    """Write numeric ``arrays`` plus the JSON record ``meta`` as one ``.npz``, atomically.
+
+    Never pickle: an array of Python objects is refused with ``error`` before anything is written.
+    """
+    for name, array in arrays.items():
+        if np.asarray(array).dtype == object:
+            raise error(f"{path}: array {name!r} is not numeric; refusing to save it")
+    payload = {name: np.asarray(a) for name, a in arrays.items()}
+    payload[META] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
+    buffer = io.BytesIO()
+    np.savez(buffer, allow_pickle=False, **payload)
+    with atomic_write(path) as fh:
+        fh.write(buffer.getvalue())
+
+
+def read_npz(
+    path: str | Path, what: str, error: type[MindgamesError] = MindgamesError
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The JSON record and the arrays of an ``.npz`` written by ``write_npz``.
+
+    Every way the file can be bad -- missing, not a zip, truncated, no or corrupt record -- is
+    one ``error`` naming the file and ``what`` it should have been.
+    """
+    p = Path(path)
+    if p.is_file() and not zipfile.is_zipfile(p):
+        raise error(f"{p}: not a readable {what} (not an .npz archive)")
+    try:
+        with np.load(p, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except FileNotFoundError:
+        raise error(f"{p}: no such {what}") from None
+    except (zipfile.BadZipFile, EOFError, ValueError, OSError, KeyError) as exc:
+        raise error(f"{p}: not a readable {what} ({exc})") from None
+    if META not in arrays:
+        raise error(f"{p}: not a mindgames {what} (no metadata record)")
+    try:
+        meta = json.loads(arrays.pop(META).tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise error(f"{p}: corrupt metadata record ({exc})") from None
+    if not isinstance(meta, dict):
+        raise error(f"{p}: corrupt metadata record (not a JSON object)")
+    return meta, arrays
 
 
 def append_jsonl(fh: IO[str], record: dict[str, Any]) -> None:

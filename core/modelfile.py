@@ -1,7 +1,7 @@
 """Model files: ``.npz`` arrays plus one JSON metadata record, never pickle.
 
-Layout: the array ``__meta__`` holds UTF-8 JSON as uint8; every model array is stored as
-``m/<name>``. The metadata is an envelope::
+Layout (``mindgames.files.write_npz``): the array ``__meta__`` holds UTF-8 JSON as uint8; every
+model array is stored as ``m/<name>``. The metadata is an envelope::
 
     {"format": "mindgames-model", "version": 1,
      "game": {"name": ..., "params": {...}}, "encoding": "raw32", "columns": [...],
@@ -13,9 +13,6 @@ Writes are atomic; every way a file can be bad on load is a ``ModelFileError`` n
 
 from __future__ import annotations
 
-import io
-import json
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mindgames.errors import MindgamesError, ModelFileError
-from mindgames.files import atomic_write
+from mindgames.files import read_npz, write_npz
 from mindgames.game import Game, params_of
 from mindgames.model import Evaluator, Model
 
@@ -32,7 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 FORMAT = "mindgames-model"
 VERSION = 1
-META = "__meta__"
 PREFIX = "m/"
 
 
@@ -61,9 +57,6 @@ def save_evaluator(
 
     model = evaluator.model
     arrays = {name: np.asarray(a) for name, a in model.arrays().items()}
-    for name, a in arrays.items():
-        if a.dtype == object:
-            raise ModelFileError(f"model array {name!r} is not numeric; refusing to save it")
     meta = {
         "format": FORMAT,
         "version": VERSION,
@@ -77,34 +70,15 @@ def save_evaluator(
         },
         "provenance": _jsonable({"mindgames": __version__, **dict(provenance or {})}),
     }
-    payload = {PREFIX + name: a for name, a in arrays.items()}
-    payload[META] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
-    buffer = io.BytesIO()
-    np.savez(buffer, allow_pickle=False, **payload)
-    with atomic_write(path) as fh:
-        fh.write(buffer.getvalue())
+    write_npz(path, meta, {PREFIX + name: a for name, a in arrays.items()}, ModelFileError)
     return meta
 
 
 def read_model_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The metadata and model arrays of a file, checked for format and version."""
     p = Path(path)
-    if p.is_file() and not zipfile.is_zipfile(p):
-        raise ModelFileError(f"{p}: not a readable model file (not an .npz archive)")
-    try:
-        with np.load(p, allow_pickle=False) as data:
-            contents = {name: data[name] for name in data.files}
-    except FileNotFoundError:
-        raise ModelFileError(f"{p}: no such model file") from None
-    except (zipfile.BadZipFile, EOFError, ValueError, OSError, KeyError) as exc:
-        raise ModelFileError(f"{p}: not a readable model file ({exc})") from None
-    if META not in contents:
-        raise ModelFileError(f"{p}: not a mindgames model file (no metadata record)")
-    try:
-        meta = json.loads(contents.pop(META).tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelFileError(f"{p}: corrupt metadata record ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+    meta, contents = read_npz(p, "model file", ModelFileError)
+    if meta.get("format") != FORMAT:
         raise ModelFileError(f"{p}: not a mindgames model file (format is not {FORMAT!r})")
     meta = migrate(meta, p)
     arrays = {k[len(PREFIX) :]: v for k, v in contents.items() if k.startswith(PREFIX)}

@@ -16,7 +16,6 @@ fixed player's view and turned into the side to move's. See docs/learners.md for
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import time
@@ -30,7 +29,7 @@ from attrs import validators as v
 
 from mindgames.config import unstructure
 from mindgames.errors import ConfigError, MindgamesError
-from mindgames.files import atomic_write
+from mindgames.files import read_npz, write_npz
 from mindgames.game import Game, Move, State
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import DIFFERENTIABLE, Evaluator, Model
@@ -39,7 +38,6 @@ from mindgames.search import Searcher
 CHECKPOINT = "checkpoint.npz"
 CHECKPOINT_FORMAT = "mindgames-td-checkpoint"
 CHECKPOINT_VERSION = 1
-META = "__meta__"
 
 _positive = v.gt(0)
 _unit = [v.ge(0.0), v.le(1.0)]
@@ -632,17 +630,10 @@ class TDLearner(Learner):
             "history": history,
             **counters,
         }
-        arrays = {
-            "params": model.get_params(),
-            "velocity": velocity,
-            META: np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
-        }
+        arrays = {"params": model.get_params(), "velocity": velocity}
         if clone is not None:
             arrays["clone"] = clone.model.get_params()
-        buffer = io.BytesIO()
-        np.savez(buffer, allow_pickle=False, **arrays)
-        with atomic_write(path) as fh:
-            fh.write(buffer.getvalue())
+        write_npz(path, meta, arrays)
 
     def _load(
         self,
@@ -652,12 +643,7 @@ class TDLearner(Learner):
         rng: np.random.Generator,
         velocity: np.ndarray,
     ) -> tuple[dict[str, Any], np.ndarray]:
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-            meta = json.loads(arrays.pop(META).tobytes().decode("utf-8"))
-        except (OSError, ValueError, KeyError, UnicodeDecodeError) as exc:
-            raise MindgamesError(f"{path}: not a readable TD checkpoint ({exc})") from None
+        meta, arrays = read_npz(path, "TD checkpoint")
         if meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
             raise MindgamesError(f"{path}: not a TD checkpoint of version {CHECKPOINT_VERSION}")
         if meta["options"] != json.loads(json.dumps(unstructure(self))):
