@@ -9,7 +9,7 @@ import click
 import numpy as np
 
 from mindgames.agent import Agent, build_agent
-from mindgames.cli.common import echo_json, position_lines
+from mindgames.cli.common import answer_each_position, echo_json, positions_option
 from mindgames.errors import MindgamesError
 from mindgames.game import Game, State
 from mindgames.registry import get_registry
@@ -56,12 +56,7 @@ def _print(report: dict[str, Any]) -> None:
     help="Agent spec, e.g. 'alphabeta:depth=6,eval=material'.",
 )
 @click.option("--position", help="Position text (FEN for draughts); default the start.")
-@click.option(
-    "--positions",
-    "positions_file",
-    type=click.Path(allow_dash=True),
-    help="File of positions, one a line ('-' for stdin): prints one JSON object a line.",
-)
+@positions_option("one JSON object")
 @click.option(
     "--seed",
     type=int,
@@ -89,14 +84,12 @@ def analyse(
     game = registry.game(game_spec)
     agent = build_agent(registry, game, agent_spec)
     if positions_file is not None:
-        if position is not None:
-            raise MindgamesError("give --position or --positions, not both")
-        for number, line in position_lines(positions_file):
-            try:
-                state = game.parse_position(line.strip())
-                echo_json(analyse_state(game, agent, state, _line_seed(seed, number)))
-            except MindgamesError as exc:
-                echo_json({"error": str(exc), "line": number})
+        answer_each_position(
+            positions_file,
+            game,
+            lambda state, number: analyse_state(game, agent, state, _line_seed(seed, number)),
+            position,
+        )
         return
     state = game.initial_state() if position is None else game.parse_position(position)
     report = analyse_state(game, agent, state, seed)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
 
 from mindgames.errors import MindgamesError
+from mindgames.game import Game, State
 
 
 def echo_json(data: Any) -> None:
@@ -29,3 +30,30 @@ def position_lines(path: str) -> Iterator[tuple[int, str]]:
         raise MindgamesError(f"{path}: cannot read: {exc}") from None
     finally:
         stream.close()
+
+
+def positions_option(prints: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``--positions FILE`` option of the batch forms; ``prints`` says what each line gives."""
+    return click.option(
+        "--positions",
+        "positions_file",
+        type=click.Path(allow_dash=True),
+        help=f"File of positions, one a line ('-' for stdin): prints {prints} a line.",
+    )
+
+
+def answer_each_position(
+    path: str, game: Game, answer: Callable[[State, int], Any], position: str | None = None
+) -> None:
+    """Print ``answer(state, line number)`` as JSON for each line of a positions file.
+
+    A line that fails (bad text, a finished game...) gets ``{"error": ..., "line": n}`` and the
+    run goes on, so thousands of positions are checked in one process.
+    """
+    if position is not None:
+        raise MindgamesError("give --position or --positions, not both")
+    for number, line in position_lines(path):
+        try:
+            echo_json(answer(game.parse_position(line.strip()), number))
+        except MindgamesError as exc:
+            echo_json({"error": str(exc), "line": number})

@@ -6,8 +6,7 @@ import time
 
 import click
 
-from mindgames.cli.common import echo_json, position_lines
-from mindgames.errors import MindgamesError
+from mindgames.cli.common import answer_each_position, echo_json, positions_option
 from mindgames.game import Game, State
 from mindgames.registry import get_registry
 
@@ -23,22 +22,17 @@ def _move_texts(game: Game, state: State) -> list[str]:
 @click.command()
 @click.argument("game_spec", metavar="GAME")
 @click.option("--position", help="Position text (FEN for draughts); default the start.")
-@click.option(
-    "--positions",
-    "positions_file",
-    type=click.Path(allow_dash=True),
-    help="File of positions, one a line ('-' for stdin): prints one JSON list a line.",
-)
+@positions_option("one JSON list of moves")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def moves(game_spec: str, position: str | None, positions_file: str | None, as_json: bool) -> None:
     """Print every legal move of a position in the game's notation."""
     game = get_registry().game(game_spec)
     if positions_file is not None:
-        for number, line in position_lines(positions_file):
-            try:
-                echo_json(_move_texts(game, game.parse_position(line)))
-            except MindgamesError as exc:
-                echo_json({"error": str(exc), "line": number})
+
+        def moves_of(state: State, _number: int) -> list[str]:
+            return _move_texts(game, state)
+
+        answer_each_position(positions_file, game, moves_of, position)
         return
     texts = _move_texts(game, _position(game, position))
     if as_json:
