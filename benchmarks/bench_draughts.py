@@ -28,7 +28,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from perft_common import api_perft, rate
+from perft_common import OPENSPIEL_PERFT, api_perft, rate
 
 from mindgames.games.draughts import engine
 from mindgames.games.draughts.rules import Checkers
@@ -36,7 +36,7 @@ from mindgames.games.draughts.rules import Checkers
 EXPECTED = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
 
 
-OTHERS = r"""
+OTHERS = OPENSPIEL_PERFT + r"""
 import json, statistics, sys, time
 depth, repeats = int(sys.argv[1]), int(sys.argv[2])
 out = {}
@@ -53,18 +53,6 @@ except ImportError:
     pyspiel = None
 if pyspiel is not None:
     game = pyspiel.load_game("checkers")
-    def counted(s, d):
-        if d == 1:
-            return len(s.legal_actions())
-        return sum(counted(s.child(a), d - 1) for a in s.legal_actions())
-    def made(s, d):
-        if d == 1:
-            n = 0
-            for a in s.legal_actions():
-                s.child(a)
-                n += 1
-            return n
-        return sum(made(s.child(a), d - 1) for a in s.legal_actions())
     timed("openspiel_made", lambda d: made(game.new_initial_state(), d), depth)
     timed("openspiel_counted", lambda d: counted(game.new_initial_state(), d), depth)
 try:

@@ -28,7 +28,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from perft_common import api_perft, rate
+from perft_common import OPENSPIEL_PERFT, api_perft, rate
 
 from mindgames.games.kalah.rules import Kalah, perft, perft_made
 from mindgames.games.kalah.solver import solve
@@ -36,23 +36,11 @@ from mindgames.games.kalah.solver import solve
 #: OpenSpiel's mancala perft from the start, depths 1-10 (its rules are our defaults)
 EXPECTED = [6, 35, 185, 942, 4690, 23233, 114430, 563055, 2763490, 13519607]
 
-OPENSPIEL = r"""
+OPENSPIEL = OPENSPIEL_PERFT + r"""
 import json, statistics, sys, time
 import pyspiel
 depth, repeats = int(sys.argv[1]), int(sys.argv[2])
 game = pyspiel.load_game("mancala")
-def counted(s, d):
-    if d == 1:
-        return len(s.legal_actions())
-    return sum(counted(s.child(a), d - 1) for a in s.legal_actions())
-def made(s, d):
-    if d == 1:
-        n = 0
-        for a in s.legal_actions():
-            s.child(a)
-            n += 1
-        return n
-    return sum(made(s.child(a), d - 1) for a in s.legal_actions())
 out = {}
 for name, fn in (("made", made), ("counted", counted)):
     rates = []

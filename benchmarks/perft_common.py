@@ -8,6 +8,23 @@ from collections.abc import Callable
 
 from mindgames.game import Game
 
+#: OpenSpiel perft, run as a script in another Python (OpenSpiel is an optional ``bench`` extra):
+#: ``counted`` counts the last ply's moves, ``made`` plays every leaf (OpenSpiel's ``child``)
+OPENSPIEL_PERFT = r"""
+def counted(s, d):
+    if d == 1:
+        return len(s.legal_actions())
+    return sum(counted(s.child(a), d - 1) for a in s.legal_actions())
+def made(s, d):
+    if d == 1:
+        n = 0
+        for a in s.legal_actions():
+            s.child(a)
+            n += 1
+        return n
+    return sum(made(s.child(a), d - 1) for a in s.legal_actions())
+"""
+
 
 def rate(count: Callable[[], int], repeats: int, expected: int | None) -> dict:
     """Median leaves/s of ``repeats`` runs of ``count``; checks the count."""
