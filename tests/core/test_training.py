@@ -108,25 +108,6 @@ def test_resuming_a_killed_run_gives_the_same_weights(registry, tmp_path, kill_a
     np.testing.assert_array_equal(a["m/w"], b["m/w"])
 
 
-def test_resume_in_the_clone_regime_is_exact(registry, tmp_path):
-    config = write_config(tmp_path, games=40, regime='"clone"', clone_points=2)
-    whole = run(config, out=tmp_path / "whole", registry=registry)
-    count = []
-
-    def killer(row):
-        count.append(row)
-        if len(count) == 3:
-            raise Killed
-
-    with pytest.raises(Killed):
-        run(config, out=tmp_path / "cut", registry=registry, progress=killer)
-    resumed = run(config, out=tmp_path / "cut", registry=registry, resume=True)
-    np.testing.assert_array_equal(
-        resumed.result.evaluator.model.get_params(), whole.result.evaluator.model.get_params()
-    )
-    assert untimed(resumed.result.history) == untimed(whole.result.history)
-
-
 def test_existing_run_is_not_overwritten_and_resume_checks_the_config(registry, tmp_path):
     config = write_config(tmp_path, games=10)
     run(config, out=tmp_path / "r", registry=registry)
@@ -246,8 +227,17 @@ def test_cli_train_and_resume(registry, tmp_path, monkeypatch):
     assert resumed.exit_code == 0, resumed.output
 
 
-def test_resume_with_lockstep_is_exact(registry, tmp_path):
-    config = write_config(tmp_path, games=60, lockstep=4)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"games": 40, "regime": '"clone"', "clone_points": 2},  # the clone's weights too
+        {"games": 60, "lockstep": 4},  # several games in one matrix product
+    ],
+    ids=["clone-regime", "lockstep"],
+)
+def test_resume_is_exact(registry, tmp_path, options):
+    """Stopped after the third history row and resumed: the same weights and history."""
+    config = write_config(tmp_path, **options)
     whole = run(config, out=tmp_path / "whole", registry=registry)
     rows = []
 
@@ -262,3 +252,4 @@ def test_resume_with_lockstep_is_exact(registry, tmp_path):
     np.testing.assert_array_equal(
         resumed.result.evaluator.model.get_params(), whole.result.evaluator.model.get_params()
     )
+    assert untimed(resumed.result.history) == untimed(whole.result.history)
