@@ -26,9 +26,10 @@ import json
 import platform
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from perft_common import OPENSPIEL_PERFT, api_perft, rate
+from perft_common import OPENSPIEL_PERFT, api_perft, perft_row
 
 from mindgames.games.draughts import engine
 from mindgames.games.draughts.rules import Checkers
@@ -105,31 +106,14 @@ def main() -> None:
     b, w, k, side = engine.START
     game = Checkers(repetition=False, no_progress=0)
     start = game.initial_state()
+
+    def row(count_at: Callable[[int], int], depth: int) -> dict:
+        return perft_row(count_at, depth, args.repeats, EXPECTED)
+
     rows = {
-        "game_api": {
-            "depth": args.api_depth,
-            **rate(
-                lambda: api_perft(game, start, args.api_depth),
-                args.repeats,
-                EXPECTED[args.api_depth - 1],
-            ),
-        },
-        "made": {
-            "depth": args.made_depth,
-            **rate(
-                lambda: engine.perft_made(b, w, k, side, args.made_depth),
-                args.repeats,
-                EXPECTED[args.made_depth - 1],
-            ),
-        },
-        "popcount": {
-            "depth": args.depth,
-            **rate(
-                lambda: engine.perft(b, w, k, side, args.depth),
-                args.repeats,
-                EXPECTED[args.depth - 1],
-            ),
-        },
+        "game_api": row(lambda d: api_perft(game, start, d), args.api_depth),
+        "made": row(lambda d: engine.perft_made(b, w, k, side, d), args.made_depth),
+        "popcount": row(lambda d: engine.perft(b, w, k, side, d), args.depth),
     }
     rows.update(others(args.compare_python, args.api_depth, args.repeats))
     base = rows["game_api"]["leaves_per_second"]

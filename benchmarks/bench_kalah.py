@@ -26,9 +26,10 @@ import platform
 import statistics
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from perft_common import OPENSPIEL_PERFT, api_perft, rate
+from perft_common import OPENSPIEL_PERFT, api_perft, perft_row
 
 from mindgames.games.kalah.rules import Kalah, perft, perft_made
 from mindgames.games.kalah.solver import solve
@@ -85,31 +86,14 @@ def main() -> None:
     t = game.t
     start = game.initial_state()
     pos, side = start[0], start[1]
+
+    def row(count_at: Callable[[int], int], depth: int) -> dict:
+        return perft_row(count_at, depth, args.repeats, EXPECTED)
+
     rows: dict[str, dict] = {
-        "game_api": {
-            "depth": args.api_depth,
-            **rate(
-                lambda: api_perft(game, start, args.api_depth),
-                args.repeats,
-                EXPECTED[args.api_depth - 1],
-            ),
-        },
-        "made": {
-            "depth": args.depth,
-            **rate(
-                lambda: perft_made(t, pos, side, args.depth, False),
-                args.repeats,
-                EXPECTED[args.depth - 1],
-            ),
-        },
-        "counted": {
-            "depth": args.depth,
-            **rate(
-                lambda: perft(t, pos, side, args.depth, False),
-                args.repeats,
-                EXPECTED[args.depth - 1],
-            ),
-        },
+        "game_api": row(lambda d: api_perft(game, start, d), args.api_depth),
+        "made": row(lambda d: perft_made(t, pos, side, d, False), args.depth),
+        "counted": row(lambda d: perft(t, pos, side, d, False), args.depth),
     }
     pits, seeds = (int(x) for x in args.solve_size.split(","))
     small = Kalah(pits=pits, seeds=seeds)

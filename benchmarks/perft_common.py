@@ -48,3 +48,11 @@ def api_perft(game: Game, state: object, depth: int) -> int:
         elif not game.is_terminal(child):
             total += api_perft(game, child, depth - 1)
     return total
+
+
+def perft_row(
+    count_at: Callable[[int], int], depth: int, repeats: int, expected: list[int]
+) -> dict:
+    """One result row: ``depth`` and the median rate of ``count_at(depth)``, checked against
+    the published count ``expected[depth - 1]``."""
+    return {"depth": depth, **rate(lambda: count_at(depth), repeats, expected[depth - 1])}
