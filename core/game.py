@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from mindgames.errors import IllegalMoveError
+from mindgames.errors import CapabilityError, IllegalMoveError
 
 State = Hashable
 Move = Hashable
@@ -32,6 +32,8 @@ class Game(ABC):
     name: ClassVar[str]
     #: display names of player 0 and player 1, e.g. ("Black", "White")
     player_names: ClassVar[tuple[str, str]] = ("First", "Second")
+    #: whether ``solve`` values positions exactly (an optional capability; Kalah has it)
+    solvable: ClassVar[bool] = False
 
     # --- rules -----------------------------------------------------------------------------
     @abstractmethod
@@ -104,6 +106,14 @@ class Game(ABC):
         if depth == 1:
             return len(moves)
         return sum(self.perft(self.play(state, move), depth - 1) for move in moves)
+
+    def solve(self, state: State) -> int:
+        """Exact value of ``state`` for the side to move with perfect play by both sides.
+
+        In the game's own unit (Kalah: the final store margin). Only games that declare
+        ``solvable`` answer; data labelling and solver-judged quality rely on it.
+        """
+        raise CapabilityError(f"game {self.name!r} cannot solve positions exactly")
 
     def opening_books(self) -> dict[str, Sequence[tuple[str, Sequence[str]]]]:
         """Named standard opening books: name -> [(label, moves in canonical text)].

@@ -104,6 +104,7 @@ class Kalah(Game):
 
     name = "kalah"
     player_names = ("South", "North")
+    solvable = True
 
     pits: int = attrs.field(default=6, validator=_positive)
     seeds: int = attrs.field(default=4, validator=_positive)
@@ -158,6 +159,12 @@ class Kalah(Game):
 
     def progress(self, state: KalahState) -> int:
         return state[2]
+
+    def solve(self, state: KalahState) -> int:
+        """The exact final store margin for the side to move (``solver.solve``)."""
+        from mindgames.games.kalah.solver import solve
+
+        return solve(self, state).value
 
     def search_key(self, state: KalahState) -> tuple[int, int]:
         return state[0], state[1]

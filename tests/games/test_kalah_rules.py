@@ -308,3 +308,26 @@ def test_known_small_values():
     # capturing North's 4 seeds: South wins 6-0.
     game = Kalah(pits=1, seeds=3)
     assert solve(game, game.initial_state()).south_margin == 6
+
+
+def test_kalah_declares_and_answers_solve_with_the_solver_margin():
+    from mindgames.games.kalah.solver import solve
+
+    game = Kalah(pits=3, seeds=3)
+    assert game.solvable
+    state = game.initial_state()
+    assert game.solve(state) == solve(game, state).value
+    after = game.play(state, game.legal_moves(state)[0])
+    assert game.solve(after) == solve(game, after).value
+
+
+def test_a_game_without_a_solver_refuses_solve_with_a_capability_error():
+    import pytest
+
+    from mindgames.errors import CapabilityError
+    from mindgames.games.draughts.rules import Checkers
+
+    game = Checkers()
+    assert not game.solvable
+    with pytest.raises(CapabilityError, match="cannot solve"):
+        game.solve(game.initial_state())
