@@ -16,8 +16,10 @@ Config (documented in docs/learners.md)::
     games = 20000
 
 Run directory: ``config.json`` (the config and seed the run was started with), ``history.jsonl``
-(one row per batch/generation/phase), ``model.npz`` (the trained evaluator), and whatever
-checkpoints the learner writes. Core code: it never imports a concrete game, model or learner.
+(one row per batch/generation/phase), ``model.npz`` (the trained evaluator), ``snapshots/`` (model
+files of the evaluator as it was during training, ``save_snapshot``; ``mindgames curve`` plays
+them), and whatever checkpoints the learner writes. Core code: it never imports a concrete game,
+model or learner.
 """
 
 from __future__ import annotations
@@ -35,13 +37,17 @@ from mindgames.agent import build_evaluator
 from mindgames.config import load_toml, structure
 from mindgames.errors import ConfigError
 from mindgames.files import append_jsonl, atomic_write, read_jsonl
+from mindgames.game import Game
 from mindgames.learner import Learner, Progress, TrainingResult
-from mindgames.model import require
+from mindgames.model import Evaluator, require
 from mindgames.registry import Registry, get_registry
 
 CONFIG_FILE = "config.json"
 HISTORY_FILE = "history.jsonl"
 MODEL_FILE = "model.npz"
+SNAPSHOT_DIR = "snapshots"
+#: digits of a snapshot's file name (the games trained, zero-padded so names sort by games)
+SNAPSHOT_DIGITS = 9
 
 
 @attrs.frozen
@@ -176,3 +182,38 @@ def _prepare(directory: Path, started: dict[str, Any], resume: bool) -> None:
 def read_history(directory: str | Path) -> list[dict[str, Any]]:
     """The history rows of a run directory."""
     return read_jsonl(Path(directory) / HISTORY_FILE)
+
+
+def snapshot_path(directory: str | Path, games: int) -> Path:
+    """Where the snapshot after ``games`` training games lives: ``DIR/snapshots/<games>.npz``."""
+    return Path(directory) / SNAPSHOT_DIR / f"{games:0{SNAPSHOT_DIGITS}d}.npz"
+
+
+def save_snapshot(
+    directory: str | Path,
+    game: Game,
+    evaluator: Evaluator,
+    games_played: int,
+    provenance: Mapping[str, Any] | None = None,
+) -> Path:
+    """Keep the evaluator as it is after ``games_played`` games as a model file, atomically.
+
+    Any learner calls this at its checkpoints, so every run has a learning curve
+    (``mindgames curve``). The provenance records ``games`` besides what the caller gives.
+    """
+    if games_played < 0:
+        raise ValueError(f"games_played must be at least 0, got {games_played}")
+    from mindgames.modelfile import save_evaluator
+
+    path = snapshot_path(directory, games_played)
+    save_evaluator(path, game, evaluator, {**dict(provenance or {}), "games": games_played})
+    return path
+
+
+def snapshots(directory: str | Path) -> list[tuple[int, Path]]:
+    """The snapshots of a run directory as ``(games, path)``, fewest games first."""
+    folder = Path(directory) / SNAPSHOT_DIR
+    if not folder.is_dir():
+        return []
+    found = [(int(p.stem), p) for p in folder.glob("*.npz") if p.stem.isdigit()]
+    return sorted(found)

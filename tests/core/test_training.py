@@ -253,3 +253,26 @@ def test_resume_is_exact(registry, tmp_path, options):
         resumed.result.evaluator.model.get_params(), whole.result.evaluator.model.get_params()
     )
     assert untimed(resumed.result.history) == untimed(whole.result.history)
+
+
+def test_snapshots_are_model_files_listed_by_games(registry, tmp_path):
+    from mindgames.agent import build_evaluator
+    from mindgames.training import save_snapshot, snapshots
+
+    game = registry.game("tictactoe")
+    assert snapshots(tmp_path / "run") == []
+    weights = {}
+    for games in (1000, 20, 300):
+        table = {"model": "tiny", "encoding": "cells"}
+        evaluator = build_evaluator(registry, game, table, seed=games)
+        weights[games] = evaluator.model.get_params()
+        path = save_snapshot(tmp_path / "run", game, evaluator, games, {"learner": "td"})
+        assert path.name == f"{games:09d}.npz"
+    (tmp_path / "run" / "snapshots" / "notes.txt").write_text("not a snapshot")
+    found = snapshots(tmp_path / "run")
+    assert [g for g, _ in found] == [20, 300, 1000]
+    for games, path in found:
+        _, loaded, meta = load_evaluator(path, registry, game)
+        np.testing.assert_array_equal(loaded.model.get_params(), weights[games])
+        assert meta["provenance"]["games"] == games and meta["provenance"]["learner"] == "td"
+    assert not list((tmp_path / "run" / "snapshots").glob(".*.tmp"))
