@@ -4,7 +4,7 @@ Measures (median of ``--repeats`` runs, leaves per second):
 
 * ``popcount`` -- ``engine.perft``: every position but the last ply made, last ply counted;
 * ``made`` -- ``engine.perft_made``: every leaf position made;
-* ``game_api`` -- the baseline: a perft through ``legal_moves`` and ``play``
+* ``game_api`` -- the baseline: a perft through ``Game.children``
   (what a searcher sees, every leaf played), at a smaller depth;
 * OpenSpiel's ``checkers`` (every leaf made with ``child``, and the last ply counted with
   ``len(legal_actions())``) and pydraughts (``american``, push/pop) through Python, when

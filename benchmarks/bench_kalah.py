@@ -2,7 +2,7 @@
 
 Measures (median of ``--repeats`` runs):
 
-* ``game_api`` -- the baseline: perft through ``legal_moves`` and ``play``, every leaf made;
+* ``game_api`` -- the baseline: perft through ``Game.children``, every leaf made;
 * ``made`` -- ``rules.perft_made``: every leaf position made (the issue's target: 2 M leaves/s);
 * ``counted`` -- ``rules.perft`` (what ``Game.perft`` uses): the last ply counted, not made;
 * ``solver`` -- ``solver.solve`` from the start of ``--solve-size``: nodes/s;

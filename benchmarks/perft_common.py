@@ -39,15 +39,18 @@ def rate(count: Callable[[], int], repeats: int, expected: int | None) -> dict:
 
 
 def api_perft(game: Game, state: object, depth: int) -> int:
-    """Perft through the Game interface only: legal_moves and play, every leaf made."""
-    total = 0
-    for move in game.legal_moves(state):
-        child = game.play(state, move)
+    """Perft through the Game interface only: ``children``, every leaf made."""
+    children = game.children
+
+    def walk(state: object, depth: int) -> int:
         if depth == 1:
-            total += 1
-        elif not game.is_terminal(child):
-            total += api_perft(game, child, depth - 1)
-    return total
+            return len(children(state))
+        total = 0
+        for _, child in children(state):
+            total += walk(child, depth - 1)
+        return total
+
+    return walk(state, depth) if depth > 0 else 1
 
 
 def perft_row(

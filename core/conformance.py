@@ -7,6 +7,7 @@ registered game. It plays seeded random games and checks, at every position visi
 * ``play`` never mutates its input (the state's hash and text are unchanged afterwards);
 * terminal states have no legal moves, and their returns sum to zero and lie in [-1, 1];
 * non-terminal states have legal moves, and ``to_move`` is 0 or 1;
+* ``children`` equals every legal move paired with its ``play`` (the default), in order;
 * move text and position text round-trip;
 * every encoding returns a finite vector of its declared number of named columns;
 * the same seed gives the same playout.
@@ -38,6 +39,7 @@ CHECKS = (
     "hashable states",
     "play does not mutate",
     "terminal states have no moves",
+    "children equal legal moves with play",
     "returns sum to zero",
     "move text round-trips",
     "position text round-trips",
@@ -75,6 +77,9 @@ def _check_state(game: Game, state: State, encodings: list[Encoding]) -> None:
         if not np.all(np.isfinite(vec)):
             raise _fail(game, state, f"encoding {enc.name!r} gave a non-finite value")
     moves = list(game.legal_moves(state))
+    kids = [(move, child) for move, child in game.children(state)]
+    if kids != [(move, game.play(state, move)) for move in moves]:
+        raise _fail(game, state, "children differ from legal_moves with play")
     if game.is_terminal(state):
         if moves:
             raise _fail(game, state, "terminal state has legal moves")

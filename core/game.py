@@ -52,6 +52,17 @@ class Game(ABC):
     def play(self, state: State, move: Move) -> State:
         """The state after ``move``; ``move`` must be one of ``legal_moves(state)``."""
 
+    def children(self, state: State) -> Sequence[tuple[Move, State]]:
+        """Every legal move with its successor, in ``legal_moves`` order; empty when terminal.
+
+        The hot path of searchers, self-play and perft: one call per expanded position instead
+        of ``legal_moves`` plus a ``play`` per move. This default does exactly that; games that
+        can make the successors while generating the moves (draughts, Kalah) override it, and
+        the conformance suite checks that an override equals this default.
+        """
+        play = self.play
+        return [(move, play(state, move)) for move in self.legal_moves(state)]
+
     @abstractmethod
     def is_terminal(self, state: State) -> bool:
         """Whether the game is over."""

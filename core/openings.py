@@ -161,12 +161,12 @@ def random_openings(game: Game, plies: int, count: int, seed: int) -> list[Openi
         state = game.initial_state()
         moves: list[str] = []
         for _ in range(plies):
-            legal = list(game.legal_moves(state))
-            if not legal:
+            kids = game.children(state)
+            if not kids:
                 break
-            move = legal[int(rng.integers(len(legal)))]
+            move, child = kids[int(rng.integers(len(kids)))]
             moves.append(game.move_text(state, move))
-            state = game.play(state, move)
+            state = child
         line = tuple(moves)
         if game.is_terminal(state) and attempts < 100 * count:
             continue

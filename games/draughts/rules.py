@@ -24,7 +24,7 @@ import attrs
 
 from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
 from mindgames.game import Game
-from mindgames.games.draughts import engine
+from mindgames.games.draughts import engine, successors
 from mindgames.games.draughts.engine import BOARD, CAPTURED, PROMO, SQ
 
 DraughtsState = tuple[int, int, int, int, int, int, tuple[int, ...]]
@@ -96,6 +96,21 @@ class Draughts(Game):
         if self.drawn(state):
             return []
         return engine.legal_paths(state[0], state[1], state[2], state[3])
+
+    def children(self, state: DraughtsState) -> list[tuple[DraughtsMove, DraughtsState]]:
+        """Every legal move with its successor, made while the moves are generated.
+
+        The same states ``play`` makes (counters and repetition history included), in
+        ``legal_moves`` order; the conformance suite checks it.
+        """
+        b, w, k, side, plies, quiet, history = state
+        if (
+            (self.no_progress and quiet >= 2 * self.no_progress)
+            or (self.max_plies is not None and plies >= self.max_plies)
+            or (len(history) >= 9 and history.count(history[-1]) >= 3)
+        ):
+            return []  # drawn (inlined: this is the searchers' hot path)
+        return successors.children(b, w, k, side, plies, quiet, history, self.repetition)
 
     def move_count(self, state: DraughtsState) -> int:
         if self.drawn(state):

@@ -109,10 +109,15 @@ class Kalah(Game):
     pits: int = attrs.field(default=6, validator=_positive)
     seeds: int = attrs.field(default=4, validator=_positive)
     empty_capture: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    #: the size's tables, looked up once (not a parameter: left out of init, repr and equality)
+    _tables: Tables = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_tables", tables(self.pits, self.seeds))
 
     @property
     def t(self) -> Tables:
-        return tables(self.pits, self.seeds)
+        return self._tables
 
     # --- rules -----------------------------------------------------------------------------
     def initial_state(self) -> KalahState:
@@ -141,6 +146,39 @@ class Kalah(Game):
             raise IllegalMoveError(f"pit {move} is empty" if seeds == 0 else "game is over")
         npos, nside = sow(t, pos, side, start, seeds, self.empty_capture)
         return (npos, nside, plies + 1)
+
+    def children(self, state: KalahState) -> list[tuple[int, KalahState]]:
+        """Every legal move with its successor, sown in one pass (``sow`` inlined for speed)."""
+        pos, side, plies = state
+        t = self._tables
+        b, mask, m = t.bits, t.mask, t.pits
+        off = t.offset[side]
+        store = t.store[side]
+        store_unit = 1 << t.shift[store]
+        south, north = t.pit_mask
+        delta, last = t.delta, t.last
+        other = 1 - side
+        plies += 1
+        out = []
+        for i in range(off, off + m):
+            s = (pos >> (i * b)) & mask
+            if not s:
+                continue
+            npos = pos + delta[i][s]
+            land = last[i][s]
+            if land == store:
+                nside = side  # an extra turn
+            else:
+                nside = other
+                if off <= land < off + m and (npos >> (land * b)) & mask == 1:
+                    opp = 2 * m - land
+                    o = (npos >> (opp * b)) & mask
+                    if o or self.empty_capture:
+                        npos += (1 + o) * store_unit - (1 << (land * b)) - (o << (opp * b))
+            if not npos & south or not npos & north:
+                npos = sweep(t, npos)
+            out.append((i - off + 1, (npos, nside, plies)))
+        return out
 
     def is_terminal(self, state: KalahState) -> bool:
         return not state[0] & self.t.all_pits

@@ -33,6 +33,12 @@ class NoisyReturns(TicTacToe):
 
 
 @attrs.frozen
+class ReversedChildren(TicTacToe):
+    def children(self, state):
+        return list(reversed(super().children(state)))
+
+
+@attrs.frozen
 class BadText(TicTacToe):
     def move_text(self, state, move):
         return "1"
@@ -43,3 +49,5 @@ def test_broken_games_are_caught():
         check_game(NoisyReturns(), [], playouts=2)
     with pytest.raises(ConformanceError, match="does not round-trip"):
         check_game(BadText(), [], playouts=2)
+    with pytest.raises(ConformanceError, match="children differ"):
+        check_game(ReversedChildren(), [], playouts=2)

@@ -173,6 +173,9 @@ def test_generated_moves_equal_the_reference(position):
     made = sorted(engine.children(b, w, k, s))
     played = sorted(tuple(CHECKERS.play(state, m)[:3]) for m in moves)
     assert made == played
+    for game in (CHECKERS, Giveaway(repetition=False, no_progress=0)):
+        state = game.parse_position(fen_of(board, side))
+        assert game.children(state) == Game.children(game, state)
 
 
 @settings(max_examples=60, deadline=None)
@@ -317,7 +320,8 @@ def test_threefold_repetition_is_a_draw_only_when_on():
     assert not game.is_terminal(once) and game.search_key(once) == game.search_key(state)
     twice = _shuffle(game, state, 2)
     assert game.is_terminal(twice) and game.legal_moves(twice) == [] and game.move_count(twice) == 0
-    assert game.returns(twice) == (0.0, 0.0)
+    assert game.returns(twice) == (0.0, 0.0) and game.children(twice) == []
+    assert game.children(once) == Game.children(game, once)  # kings' moves extend the history
     off = Checkers(repetition=False)
     assert not off.is_terminal(_shuffle(off, off.parse_position("B:WK32,21:BK1,12"), 3))
     # a man move is irreversible and clears the history
@@ -332,6 +336,7 @@ def test_no_progress_and_length_cap():
     assert not game.is_terminal(three)
     four = game.play_text(three, "27-32")
     assert game.is_terminal(four) and game.returns(four) == (0.0, 0.0)
+    assert game.children(three) == Game.children(game, three) and game.children(four) == []
     capped = Checkers(max_plies=3)
     s = capped.initial_state()
     for text in ("11-15", "23-19", "8-11"):

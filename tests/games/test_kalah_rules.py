@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
+from mindgames.game import Game
 from mindgames.games.kalah.rules import Kalah, perft, perft_made
 from mindgames.games.kalah.solver import solve
 
@@ -174,10 +175,12 @@ def test_random_playouts_conserve_seeds_and_end(pits, seeds, empty_capture, seed
         fields = game.t.unpack(state[0])
         assert sum(fields) == total and min(fields) >= 0
         assert game.parse_position(game.position_text(state))[:2] == state[:2]
+        kids = game.children(state)
+        assert kids == Game.children(game, state)  # the native one equals the default
         if game.is_terminal(state):
+            assert kids == []
             break
-        moves = game.legal_moves(state)
-        state = game.play(state, moves[int(rng.integers(len(moves)))])
+        state = kids[int(rng.integers(len(kids)))][1]
     assert game.is_terminal(state)
     assert abs(game.margin(state)) <= total
 

@@ -1,0 +1,150 @@
+"""Every legal draughts move with its whole successor state, made in the same pass.
+
+``children(b, w, k, side, plies, quiet, history, repetition)`` returns ``[(move, state), ...]``
+in the order of ``engine.legal_paths`` (the rules' ``legal_moves`` order) with exactly the
+states ``Draughts.play`` makes (see ``rules`` for the state tuple): simple moves set-wise, by
+shift direction and then by target square; captures in ``engine.capture_paths`` order. A simple
+move's PDN tuple comes from a table keyed by its target mask, so no move tuple is built per call.
+"""
+
+from __future__ import annotations
+
+from mindgames.games.draughts.engine import BOARD, PDN, PROMO, capture_paths
+
+
+def _table(shift: int) -> dict[int, tuple[int, int]]:
+    """Target mask -> (from, to) PDN squares of a simple step by ``shift`` (negative: down)."""
+    out = {}
+    for to in range(35):
+        frm = to - shift
+        if PDN[to] and 0 <= frm < 35 and PDN[frm]:
+            out[1 << to] = (PDN[frm], PDN[to])
+    return out
+
+
+#: (shift, table) for Black's forward steps and for White's (a king's backward steps)
+_UP = ((4, _table(4)), (5, _table(5)))
+_DOWN = ((4, _table(-4)), (5, _table(-5)))
+
+
+def captures(
+    b: int, w: int, k: int, side: int, plies: int, jumping: int, repetition: bool
+) -> list[tuple]:
+    """Children when the mover must capture (every capture resets the counters)."""
+    own, opp = (b, w) if side == 0 else (w, b)
+    nside = 1 - side
+    top = nside << 105
+    pdn = PDN
+    out = []
+    for path, cap in capture_paths(own, opp, k, side, jumping):
+        f, t = 1 << path[0], 1 << path[-1]
+        nk = k & ~cap
+        if f & k:
+            nk = (nk ^ f) | t
+        elif t & PROMO[side]:
+            nk |= t
+        nb, nw = (b ^ f ^ t, w ^ cap) if side == 0 else (b ^ cap, w ^ f ^ t)
+        history = (nb | (nw << 35) | (nk << 70) | top,) if repetition else ()
+        out.append((tuple([pdn[x] for x in path]), (nb, nw, nk, nside, plies, 0, history)))
+    return out
+
+
+def children(
+    b: int,
+    w: int,
+    k: int,
+    side: int,
+    plies: int,
+    quiet: int,
+    history: tuple[int, ...],
+    repetition: bool,
+) -> list[tuple]:
+    """Every legal move with the state after it; ``plies`` etc. are the parent's counters.
+
+    One long function with the loops written out per side and per kind of piece (locals only,
+    no helper calls per child): this is the hot path of every search, self-play game and perft
+    through ``Game.children``. A man's move and a capture reset ``quiet`` and the history to
+    the new position's key; a king's simple move counts on and appends its key.
+    """
+    empty = BOARD ^ (b | w)
+    plies += 1
+    quiet += 1
+    out: list[tuple] = []
+    app = out.append
+    if side == 0:
+        kings = b & k
+        jumping = b & (((w >> 4) & (empty >> 8)) | ((w >> 5) & (empty >> 10)))
+        if kings:
+            jumping |= kings & (((w << 4) & (empty << 8)) | ((w << 5) & (empty << 10)))
+        if jumping:
+            return captures(b, w, k, 0, plies, jumping, repetition)
+        promo = PROMO[0]
+        rest = (w << 35) | (k << 70) | (1 << 105)  # the key of a plain man move is nb | rest
+        for d, table in _UP:
+            t = (b << d) & empty
+            while t:
+                x = t & -t
+                t ^= x
+                f = x >> d
+                nb = b ^ f ^ x
+                if f & k:
+                    nk = k ^ f ^ x
+                    key = nb | (w << 35) | (nk << 70) | (1 << 105)
+                    grown = (*history, key) if repetition else ()
+                    app((table[x], (nb, w, nk, 1, plies, quiet, grown)))
+                elif x & promo:
+                    nk = k | x
+                    key = nb | (w << 35) | (nk << 70) | (1 << 105)
+                    app((table[x], (nb, w, nk, 1, plies, 0, (key,) if repetition else ())))
+                else:
+                    app((table[x], (nb, w, k, 1, plies, 0, (nb | rest,) if repetition else ())))
+        if kings:
+            for d, table in _DOWN:
+                t = (kings >> d) & empty
+                while t:
+                    x = t & -t
+                    t ^= x
+                    mv = x | (x << d)
+                    nb, nk = b ^ mv, k ^ mv
+                    key = nb | (w << 35) | (nk << 70) | (1 << 105)
+                    grown = (*history, key) if repetition else ()
+                    app((table[x], (nb, w, nk, 1, plies, quiet, grown)))
+        return out
+    kings = w & k
+    jumping = w & (((b << 4) & (empty << 8)) | ((b << 5) & (empty << 10)))
+    if kings:
+        jumping |= kings & (((b >> 4) & (empty >> 8)) | ((b >> 5) & (empty >> 10)))
+    if jumping:
+        return captures(b, w, k, 1, plies, jumping, repetition)
+    promo = PROMO[1]
+    rest = b | (k << 70)  # the key of a plain man move is (nw << 35) | rest
+    for d, table in _DOWN:
+        t = (w >> d) & empty
+        while t:
+            x = t & -t
+            t ^= x
+            f = x << d
+            nw = w ^ f ^ x
+            if f & k:
+                nk = k ^ f ^ x
+                key = b | (nw << 35) | (nk << 70)
+                grown = (*history, key) if repetition else ()
+                app((table[x], (b, nw, nk, 0, plies, quiet, grown)))
+            elif x & promo:
+                nk = k | x
+                key = b | (nw << 35) | (nk << 70)
+                app((table[x], (b, nw, nk, 0, plies, 0, (key,) if repetition else ())))
+            else:
+                app((table[x], (b, nw, k, 0, plies, 0, ((nw << 35) | rest,) if repetition else ())))
+    if kings:
+        for d, table in _UP:
+            t = (kings << d) & empty
+            while t:
+                x = t & -t
+                t ^= x
+                mv = x | (x >> d)
+                nw, nk = w ^ mv, k ^ mv
+                key = b | (nw << 35) | (nk << 70)
+                grown = (*history, key) if repetition else ()
+                app((table[x], (b, nw, nk, 0, plies, quiet, grown)))
+    return out
