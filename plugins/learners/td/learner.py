@@ -1,0 +1,244 @@
+"""The TD learner's options and its training loop: batches of self-play games, history rows,
+the cloning regime's test and copy, checkpoints and resume."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+from attrs import validators as v
+
+from mindgames.game import Game, Move, State
+from mindgames.learner import Learner, Progress, TrainingResult
+from mindgames.model import DIFFERENTIABLE, Evaluator
+from mindgames.plugins.learners.td import selfplay
+from mindgames.plugins.learners.td.checkpoint import (
+    CHECKPOINT,
+    copy_evaluator,
+    load_checkpoint,
+    save_checkpoint,
+)
+from mindgames.plugins.learners.td.starts import Start, pick_start, read_starts
+from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector, decay
+from mindgames.search import Searcher
+
+_positive = v.gt(0)
+_unit = [v.ge(0.0), v.le(1.0)]
+
+
+def _optional_unit(inst: Any, attr: attrs.Attribute, value: float | None) -> None:
+    if value is not None and not 0.0 <= value <= 1.0:
+        raise ValueError(f"{attr.name} must be in [0, 1], got {value!r}")
+
+
+def _alpha_check(inst: Any, attr: attrs.Attribute, value: Any) -> None:
+    values = value if isinstance(value, list) else [value] if value is not None else []
+    for a in values:
+        if isinstance(a, bool) or not (isinstance(a, (int, float)) and a > 0):
+            raise ValueError(f"alpha must be a positive number or a list of them, got {value!r}")
+
+
+@attrs.frozen
+class TDLearner(Learner):
+    """TD(lambda) with eligibility traces, look-ahead, TD-leaf, exploration and cloning."""
+
+    name: ClassVar[str] = "td"
+    needs: ClassVar[frozenset[str]] = frozenset({DIFFERENTIABLE})
+
+    #: training games in all, games per batch (one history row; K of the cloning regime)
+    games: int = attrs.field(default=1000, validator=_positive)
+    batch: int = attrs.field(default=100, validator=_positive)
+    #: checkpoint at the end of the batch that reaches each multiple of this (0: at the end only)
+    checkpoint_every: int = attrs.field(default=1000, validator=v.ge(0))
+    #: "selfplay" (both sides the learning net) or "clone" (NeuroDraughts)
+    regime: str = attrs.field(default="selfplay", validator=v.in_(("selfplay", "clone")))
+    #: points the learner must score in the two test games for the clone to copy it
+    clone_points: int = attrs.field(default=3, validator=[v.ge(0), v.le(4)])
+    #: trace decay lambda, decaying linearly to lam_end over training when lam_end is set
+    lam: float = attrs.field(default=0.7, validator=_unit)
+    lam_end: float | None = attrs.field(default=None, validator=_optional_unit)
+    gamma: float = attrs.field(default=1.0, validator=_unit)
+    #: step size: one for all weights, a list with one per parameter group, or unset (1/fan-in
+    #: per group); typed Any because cattrs cannot structure "float or list" by itself
+    alpha: Any = attrs.field(default=None, validator=_alpha_check)
+    #: the step sizes decay linearly to this fraction of themselves over training (None: fixed)
+    alpha_end_scale: float | None = attrs.field(default=None, validator=_optional_unit)
+    momentum: float = attrs.field(default=0.0, validator=[v.ge(0.0), v.lt(1.0)])
+    direction_check: bool = True
+    #: rewards for the side that won / drew / lost
+    win: float = 1.0
+    draw: float = 0.0
+    loss: float = -1.0
+    #: move choice while training: None is 1 ply on the learning net, else a searcher spec
+    lookahead: str | None = None
+    td_leaf: bool = False
+    #: "epsilon" (random move with probability epsilon) or "softmax" (over 1-ply values)
+    explore: str = attrs.field(default="epsilon", validator=v.in_(("epsilon", "softmax")))
+    epsilon: float = attrs.field(default=0.05, validator=_unit)
+    epsilon_end: float | None = attrs.field(default=None, validator=_optional_unit)
+    temperature: float = attrs.field(default=0.1, validator=v.gt(0.0))
+    temperature_end: float | None = attrs.field(default=None, validator=v.optional(v.gt(0.0)))
+    #: file of start positions, one a line: POSITION [TAB DRAW_REWARD]
+    start_positions: str | None = None
+    #: games longer than this stop without a final reward
+    max_plies: int = attrs.field(default=500, validator=_positive)
+    #: self-play games played side by side, their positions valued in one matrix product
+    #: (1-ply self-play only); 1 plays one game at a time. The games' updates are summed each
+    #: ply, so keep the output's alpha * lockstep small (docs/learners.md: about 0.5)
+    lockstep: int = attrs.field(default=1, validator=_positive)
+
+    def __attrs_post_init__(self) -> None:
+        if self.lockstep > 1 and (self.lookahead is not None or self.regime != "selfplay"):
+            raise ValueError("lockstep > 1 needs plain self-play with 1-ply move choice")
+        if self.td_leaf and self.lookahead is None:
+            raise ValueError("td_leaf needs a lookahead searcher (e.g. 'alphabeta:depth=2')")
+        if self.explore == "softmax" and self.lookahead is not None:
+            raise ValueError("softmax exploration needs 1-ply move choice (no lookahead)")
+
+    # --- training --------------------------------------------------------------------------
+    def train(
+        self,
+        game: Game,
+        evaluator: Evaluator,
+        rng: np.random.Generator,
+        *,
+        workdir: Path,
+        resume: bool = False,
+        progress: Progress | None = None,
+    ) -> TrainingResult:
+        """Play and learn ``games`` games, checkpointing into ``workdir``."""
+        path = Path(workdir) / CHECKPOINT
+        model: Any = evaluator.model
+        searcher = self._searcher()
+        starts = read_starts(game, self.start_positions) if self.start_positions else []
+        alpha = alpha_vector(model, evaluator.encoding.width, self.alpha)
+        clone = copy_evaluator(evaluator) if self.regime == "clone" else None
+        update = TDUpdate(model, alpha, self.lam, self.gamma, self.momentum, self.direction_check)
+        counters: dict[str, Any] = {"games": 0, "clones": 0, "elapsed": 0.0, "history": []}
+        if resume and path.exists():
+            counters, update.velocity = load_checkpoint(path, self, model, clone, rng)
+        history: list[dict[str, Any]] = list(counters["history"])
+        played, clones = int(counters["games"]), int(counters["clones"])
+        elapsed = float(counters["elapsed"])
+        while played < self.games:
+            begin = time.perf_counter()
+            n = min(self.batch, self.games - played)
+            finals, plies = self._play_batch(
+                game, evaluator, clone, update, alpha, searcher, rng, starts, played, n
+            )
+            crossed = self.checkpoint_every and (
+                (played + n) // self.checkpoint_every > played // self.checkpoint_every
+            )
+            played += n
+            row = self._row(game, finals, plies, played, update)
+            if clone is not None:
+                points = selfplay.play_test_games(self, game, evaluator, clone, searcher, rng)
+                copied = sum(points) >= self.clone_points
+                if copied:
+                    clone.model.set_params(model.get_params())
+                    clones += 1
+                row.update({"test": points, "cloned": copied, "clones": clones})
+            seconds = time.perf_counter() - begin
+            elapsed += seconds
+            row.update({"seconds": round(seconds, 4), "elapsed": round(elapsed, 3)})
+            history.append(row)
+            if crossed or played >= self.games:
+                extra = {"games": played, "clones": clones, "elapsed": elapsed}
+                save_checkpoint(path, self, model, clone, rng, update.velocity, extra, history)
+            if progress is not None:
+                progress(row)
+        return TrainingResult(evaluator, tuple(history))
+
+    def _schedule(self, update: TDUpdate, alpha: np.ndarray, fraction: float) -> dict[str, float]:
+        """Set lambda and the step sizes for the point ``fraction`` of training; the
+        exploration there."""
+        update.lam = decay(self.lam, self.lam_end, fraction)
+        update.alpha = alpha * decay(1.0, self.alpha_end_scale, fraction)
+        return self._explore_at(fraction)
+
+    def _play_batch(
+        self,
+        game: Game,
+        evaluator: Evaluator,
+        clone: Evaluator | None,
+        update: TDUpdate,
+        alpha: np.ndarray,
+        searcher: Searcher | None,
+        rng: np.random.Generator,
+        starts: list[Start],
+        played: int,
+        n: int,
+    ) -> tuple[list[State], list[int]]:
+        """Play and learn the next ``n`` games; their final states and lengths."""
+        if self.lockstep > 1:
+            explore = self._schedule(update, alpha, played / self.games)
+            return selfplay.play_lockstep(self, game, evaluator, n, update, rng, explore, starts)
+        finals: list[State] = []
+        plies: list[int] = []
+        for i in range(n):
+            explore = self._schedule(update, alpha, (played + i) / self.games)
+            start, draw_reward = pick_start(game, starts, rng)
+            if clone is None:
+                players, learners = (evaluator, evaluator), (True, True)
+            else:
+                side = (played + i) % 2
+                players = (evaluator, clone) if side == 0 else (clone, evaluator)
+                learners = (side == 0, side == 1)
+            final, ply = self.play_game(
+                game, start, players, learners, update, searcher, rng, explore, draw_reward
+            )
+            plies.append(ply)
+            finals.append(final)
+        return finals, plies
+
+    def _row(
+        self, game: Game, finals: list[State], plies: list[int], played: int, update: TDUpdate
+    ) -> dict[str, Any]:
+        """The history row of a batch (before the cloning test and the timings)."""
+        row: dict[str, Any] = {"games": played, "mean_plies": float(np.mean(plies))}
+        counter = getattr(game, "pieces", None)
+        if callable(counter):
+            row["mean_pieces"] = float(np.mean([counter(final) for final in finals]))
+        row["lambda"] = round(update.lam, 6)
+        if self.alpha_end_scale is not None:
+            scale = decay(1.0, self.alpha_end_scale, played / self.games)
+            row["alpha_scale"] = round(scale, 6)
+        row.update({k: round(x, 6) for k, x in self._explore_at(played / self.games).items()})
+        return row
+
+    # --- the drivers, as methods (each takes the learner's options first) -----------------
+    #: one game from a state, learning from the learning sides: (final state, plies)
+    play_game = selfplay.play_game
+    #: the reward of a finished game for a side
+    reward = selfplay.final_reward
+
+    def _leaf(
+        self,
+        game: Game,
+        state: State,
+        pv: Sequence[Move],
+        evaluator: Evaluator,
+        start_side: int,
+        draw_reward: float | None = None,
+    ) -> tuple[float, np.ndarray]:
+        """TD-leaf: value and gradient of the principal variation's leaf, for state's mover."""
+        reward = selfplay.rewarder(self, game, start_side, draw_reward)
+        return selfplay.leaf_value(game, state, pv, evaluator, reward)
+
+    def _explore_at(self, fraction: float) -> dict[str, float]:
+        if self.explore == "epsilon":
+            return {"epsilon": decay(self.epsilon, self.epsilon_end, fraction)}
+        return {"temperature": decay(self.temperature, self.temperature_end, fraction)}
+
+    def _searcher(self) -> Searcher | None:
+        if self.lookahead is None:
+            return None
+        from mindgames.registry import get_registry
+        from mindgames.spec import parse_spec
+
+        name, options = parse_spec(self.lookahead)
+        return get_registry().searcher(name, options, where=f"td lookahead {self.lookahead!r}")

@@ -1,0 +1,111 @@
+"""Move choice in TD self-play: the successors of a position valued for its side to move, and
+the pick among them (epsilon-random, softmax or greedy). Self-play, lockstep and the test games
+all choose through these two functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from mindgames.game import Game, Move, State
+
+#: the reward of a finished game for a side: (final state, side) -> float
+Reward = Callable[[State, int], float]
+
+
+class Successors:
+    """Every move of a position with its successor; ``values`` for the mover once valued.
+
+    ``values[i]`` is the reward when ``kids[i]`` is over, else the sign (+1 when the mover moves
+    again, -1 otherwise) until ``fill`` multiplies in the net's value; ``open`` lists the
+    indices of the successors that are not over, in order (those the net values).
+    """
+
+    __slots__ = ("kids", "moves", "open", "values")
+
+    def __init__(self, game: Game, state: State, reward: Reward) -> None:
+        side = game.to_move(state)
+        self.moves: Sequence[Move] = game.legal_moves(state)
+        self.kids: list[State] = [game.play(state, move) for move in self.moves]
+        # plain lists: a handful of moves, where numpy calls cost more than they save
+        self.values: list[float] = []
+        self.open: list[int] = []
+        for i, kid in enumerate(self.kids):
+            if game.is_terminal(kid):
+                self.values.append(reward(kid, side))
+            else:
+                self.open.append(i)
+                self.values.append(1.0 if game.to_move(kid) == side else -1.0)
+
+    def pending(self) -> list[State]:
+        """The successors the net must value (those not over), in ``open`` order."""
+        return [self.kids[i] for i in self.open]
+
+    def fill(self, values: Sequence[float]) -> None:
+        """Multiply in the net's values of ``pending()`` (each for its own side to move)."""
+        for k, value in enumerate(values):
+            self.values[self.open[k]] *= value
+
+
+def explored(rng: np.random.Generator, count: int, epsilon: float) -> int | None:
+    """A random move's index with probability ``epsilon`` (drawn only when there is a choice);
+    None leaves the choice to the values."""
+    if count == 1:
+        return 0
+    if epsilon > 0.0 and rng.random() < epsilon:
+        return int(rng.integers(count))
+    return None
+
+
+def best(rng: np.random.Generator, values: Sequence[float], temperature: float) -> int:
+    """Softmax over ``values`` with ``temperature`` when positive, else the first best."""
+    if temperature > 0.0:
+        vs = np.array(values)
+        p = np.exp((vs - vs.max()) / temperature)
+        return int(rng.choice(len(vs), p=p / p.sum()))
+    return values.index(max(values)) if isinstance(values, list) else int(np.argmax(values))
+
+
+def pick(rng: np.random.Generator, values: Sequence[float], explore: dict[str, float]) -> int:
+    """The index of the move to play among moves valued ``values``, exploring as ``explore``
+    says (``epsilon`` and/or ``temperature``)."""
+    i = explored(rng, len(values), explore.get("epsilon", 0.0))
+    return best(rng, values, explore.get("temperature", 0.0)) if i is None else i
+
+
+def choose(
+    game: Game,
+    state: State,
+    evaluator: Any,
+    rng: np.random.Generator,
+    explore: dict[str, float],
+    reward: Reward,
+    grads: bool = False,
+) -> tuple[Move, State, tuple[float, np.ndarray] | None]:
+    """The 1-ply move to play, its successor, and -- with ``grads`` when the net valued that
+    successor -- its value and gradient for its own side to move (the next TD step's).
+
+    The epsilon draw comes first, so an explored move costs no valuation.
+    """
+    moves = game.legal_moves(state)
+    i = explored(rng, len(moves), explore.get("epsilon", 0.0))
+    if i is not None:
+        return moves[i], game.play(state, moves[i]), None
+    succ = Successors(game, state, reward)
+    pending = succ.pending()
+    raw: Any = None
+    if pending and grads:
+        raw, gradients = evaluator.model.value_and_grad_batch(
+            evaluator.encoding.encode_batch(pending)
+        )
+        succ.fill(raw.tolist())
+    elif pending:
+        succ.fill(evaluator.evaluate_batch(pending).tolist())
+    i = best(rng, succ.values, explore.get("temperature", 0.0))
+    if raw is None or i not in succ.open:
+        return succ.moves[i], succ.kids[i], None
+    k = succ.open.index(i)
+    return succ.moves[i], succ.kids[i], (float(raw[k]), gradients[k])

@@ -1,0 +1,284 @@
+"""The self-play drivers of TD(lambda): one game at a time (any regime, look-ahead, TD-leaf),
+many games in lockstep (plain self-play on 1 ply), and the cloning regime's test games.
+
+Every driver takes the learner (its options) first; the update maths are in ``update``, the
+move choice in ``moves``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from mindgames.game import Game, Move, State
+from mindgames.model import Evaluator
+from mindgames.plugins.learners.td.moves import Reward, Successors, choose, explored, pick
+from mindgames.plugins.learners.td.starts import Start, pick_start
+from mindgames.plugins.learners.td.update import TDUpdate
+from mindgames.search import Searcher
+
+if TYPE_CHECKING:
+    from mindgames.plugins.learners.td.learner import TDLearner
+
+
+def final_reward(
+    opts: TDLearner,
+    game: Game,
+    final: State,
+    side: int,
+    start_side: int,
+    draw_reward: float | None,
+) -> float:
+    """The reward of a finished game for ``side``; ``draw_reward`` (when set) is a draw's
+    reward for ``start_side``, negated for the other side."""
+    result = game.returns(final)[side]
+    if result > 0:
+        return opts.win
+    if result < 0:
+        return opts.loss
+    if draw_reward is None:
+        return opts.draw
+    return draw_reward if side == start_side else -draw_reward
+
+
+def rewarder(opts: TDLearner, game: Game, start_side: int, draw_reward: float | None) -> Reward:
+    """``final_reward`` for one game's start: (final state, side) -> reward."""
+
+    def reward(final: State, side: int) -> float:
+        return final_reward(opts, game, final, side, start_side, draw_reward)
+
+    return reward
+
+
+def play_game(
+    opts: TDLearner,
+    game: Game,
+    state: State,
+    players: tuple[Evaluator, Evaluator],
+    learners: tuple[bool, bool],
+    update: TDUpdate | None,
+    searcher: Searcher | None,
+    rng: np.random.Generator,
+    explore: dict[str, float],
+    draw_reward: float | None = None,
+) -> tuple[State, int]:
+    """Play one game from ``state``, learning from the positions of the learning sides.
+
+    ``draw_reward`` is the reward of a draw for the side to move in the start position.
+    Returns the final state and the plies played.
+    """
+    start_side = game.to_move(state)
+    reward = rewarder(opts, game, start_side, draw_reward)
+    tracking = False
+    prev_side = -1
+    plies = 0
+    # Self-play on 1 ply: the successors are valued with their gradients in one batch, and
+    # the chosen one's value and gradient serve as the next step's (no update in between).
+    reuse = (
+        update is not None
+        and searcher is None
+        and learners == (True, True)
+        and players[0] is players[1]
+        and callable(getattr(players[0].model, "value_and_grad_batch", None))
+    )
+    cached: tuple[float, np.ndarray] | None = None
+    while plies < opts.max_plies and not game.is_terminal(state):
+        side = game.to_move(state)
+        evaluator = players[side]
+        found = None
+        if update is not None and learners[side]:
+            if opts.td_leaf and searcher is not None:
+                found = searcher.search(game, state, evaluator, rng)
+                value, grad = leaf_value(game, state, found.pv, evaluator, reward)
+            elif cached is not None:
+                value, grad = cached
+            else:
+                model: Any = evaluator.model
+                value, grad = model.value_and_grad(evaluator.encoding.encode(state))
+            if tracking:
+                update.step(value, grad, side == prev_side)
+            else:
+                update.begin(value, grad)
+                tracking = True
+            prev_side = side
+        if searcher is not None:
+            state = _searched(game, state, evaluator, searcher, rng, explore, found)
+            cached = None
+        else:
+            _, state, cached = choose(game, state, evaluator, rng, explore, reward, grads=reuse)
+        plies += 1
+    if update is not None and tracking and game.is_terminal(state):
+        update.finish(reward(state, prev_side))
+    return state, plies
+
+
+def _searched(
+    game: Game,
+    state: State,
+    evaluator: Evaluator,
+    searcher: Searcher,
+    rng: np.random.Generator,
+    explore: dict[str, float],
+    found: Any,
+) -> State:
+    """The state after the searcher's move (or an epsilon-random one)."""
+    moves = game.legal_moves(state)
+    i = explored(rng, len(moves), explore.get("epsilon", 0.0))
+    if i is not None:
+        return game.play(state, moves[i])
+    if found is None:
+        found = searcher.search(game, state, evaluator, rng)
+    return game.play(state, found.move)
+
+
+def leaf_value(
+    game: Game, state: State, pv: Sequence[Move], evaluator: Evaluator, reward: Reward
+) -> tuple[float, np.ndarray]:
+    """TD-leaf: value and gradient of the principal variation's leaf, for state's mover."""
+    side = game.to_move(state)
+    leaf = state
+    for move in pv:
+        if game.is_terminal(leaf):
+            break
+        leaf = game.play(leaf, move)
+    model: Any = evaluator.model
+    if game.is_terminal(leaf):
+        return reward(leaf, side), np.zeros(len(model.get_params()))
+    value, grad = model.value_and_grad(evaluator.encoding.encode(leaf))
+    if game.to_move(leaf) != side:
+        return -value, -grad
+    return value, grad
+
+
+def play_test_games(
+    opts: TDLearner,
+    game: Game,
+    learner: Evaluator,
+    clone: Evaluator,
+    searcher: Searcher | None,
+    rng: np.random.Generator,
+) -> list[int]:
+    """Two games without learning or exploration, one per colour; points (2/1/0) each."""
+    points = []
+    none = {"epsilon": 0.0} if opts.explore == "epsilon" else {"temperature": 0.0}
+    for side in (0, 1):
+        players = (learner, clone) if side == 0 else (clone, learner)
+        final, _ = play_game(
+            opts, game, game.initial_state(), players, (False, False), None, searcher, rng, none
+        )
+        if not game.is_terminal(final):
+            points.append(1)
+            continue
+        result = game.returns(final)[side]
+        points.append(2 if result > 0 else 1 if result == 0 else 0)
+    return points
+
+
+def play_lockstep(
+    opts: TDLearner,
+    game: Game,
+    evaluator: Evaluator,
+    n: int,
+    update: TDUpdate,
+    rng: np.random.Generator,
+    explore: dict[str, float],
+    starts: list[Start],
+) -> tuple[list[State], list[int]]:
+    """Play ``n`` self-play games, ``lockstep`` at a time, valuing all their positions in
+    one batch per ply; the shared weights take the sum of the games' TD updates each ply.
+
+    Each game keeps its own trace; the update per ply is one matrix-vector product. One
+    function for the hot loop: the per-game bookkeeping lives in parallel lists and arrays.
+    """
+    model: Any = evaluator.model
+    encode_batch = evaluator.encoding.encode_batch
+    batch_grad = getattr(model, "value_and_grad_batch", None)
+    width = len(update.alpha)
+    slots = min(opts.lockstep, n)
+    traces = np.zeros((slots, width))
+    prev = np.zeros(slots)
+    state: list[Any] = [None] * slots
+    side = [0] * slots
+    plies = [0] * slots
+    reward: list[Reward] = [None] * slots  # type: ignore[list-item]
+    fresh = [True] * slots
+    finals: list[State] = []
+    lengths: list[int] = []
+    started = 0
+
+    def restart(g: int) -> None:
+        nonlocal started
+        state[g], draw = pick_start(game, starts, rng)
+        reward[g] = rewarder(opts, game, game.to_move(state[g]), draw)
+        plies[g] = 0
+        fresh[g] = True
+        started += 1
+
+    for g in range(slots):
+        restart(g)
+    active = list(range(slots))
+    rows: np.ndarray | None = None  # encodings of the active games' states, if known
+    gl = update.gamma * update.lam
+    while active:
+        idx = np.asarray(active)
+        xs = rows if rows is not None else encode_batch([state[g] for g in active])
+        if batch_grad is not None:
+            values, grads = batch_grad(xs)
+        else:
+            pairs = [model.value_and_grad(x) for x in xs]
+            values = np.array([p[0] for p in pairs])
+            grads = np.array([p[1] for p in pairs]).reshape(len(pairs), width)
+        sides = np.array([game.to_move(state[g]) for g in active])
+        old = np.array([not fresh[g] for g in active])
+        same = np.where(sides == np.array([side[g] for g in active]), 1.0, -1.0)
+        if old.any():
+            deltas = np.where(old, update.gamma * same * values - prev[idx], 0.0)
+            update.apply(deltas @ traces[idx])
+        decay = np.where(old, gl * same, 0.0)
+        traces[idx] = grads + decay[:, None] * traces[idx]
+        prev[idx] = values
+        for k, g in enumerate(active):
+            side[g] = int(sides[k])
+            fresh[g] = False
+        # every game's successors valued in one batch
+        succs = [Successors(game, state[g], reward[g]) for g in active]
+        children = [kid for succ in succs for kid in succ.pending()]
+        child_x = encode_batch(children) if children else np.zeros((0, width))
+        child_v = model.value_batch(child_x).tolist() if children else []
+        offset = 0
+        keep: list[int] = []
+        pick_rows: list[int] = []
+        finished: list[tuple[int, float]] = []
+        for g, succ in zip(active, succs, strict=True):
+            succ.fill(child_v[offset : offset + len(succ.open)])
+            i = pick(rng, succ.values, explore)
+            state[g] = succ.kids[i]
+            plies[g] += 1
+            if game.is_terminal(state[g]):
+                finished.append((g, reward[g](state[g], side[g])))
+            elif plies[g] >= opts.max_plies:
+                finished.append((g, math.nan))
+            else:
+                keep.append(g)
+                pick_rows.append(offset + succ.open.index(i))
+            offset += len(succ.open)
+        restarted: list[int] = []
+        if finished:
+            done = [g for g, r in finished if not math.isnan(r)]
+            if done:
+                rewards = np.array([r for _, r in finished if not math.isnan(r)])
+                update.apply((rewards - prev[done]) @ traces[done])
+            for g, _ in finished:
+                finals.append(state[g])
+                lengths.append(plies[g])
+                if started < n:
+                    restart(g)
+                    restarted.append(g)
+        active = keep + restarted
+        rows = child_x[pick_rows]
+        if restarted:
+            rows = np.concatenate([rows, encode_batch([state[g] for g in restarted])])
+    return finals, lengths

@@ -1,0 +1,46 @@
+"""Start positions for TD self-play: a file of one position a line, optionally a TAB and the
+reward of a draw for that position's side to move (negated for the other side)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mindgames.errors import ConfigError, MindgamesError
+from mindgames.game import Game, State
+
+#: a start position and the reward of a draw for its side to move (None: the learner's ``draw``)
+Start = tuple[State, float | None]
+
+
+def read_starts(game: Game, path: str | Path) -> list[Start]:
+    """The start positions of ``path``; ``#`` lines and blank lines are skipped."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"start_positions {path}: cannot read: {exc}") from None
+    starts = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        text, _, reward = line.partition("\t")
+        try:
+            position = game.parse_position(text.strip())
+            draw = float(reward) if reward.strip() else None
+        except (MindgamesError, ValueError) as exc:
+            raise ConfigError(f"{path}:{number}: {exc}") from None
+        if game.is_terminal(position):
+            raise ConfigError(f"{path}:{number}: the position is already over")
+        starts.append((position, draw))
+    if not starts:
+        raise ConfigError(f"start_positions {path}: no positions")
+    return starts
+
+
+def pick_start(game: Game, starts: list[Start], rng: np.random.Generator) -> Start:
+    """A start drawn at random, or the initial position (no draw) when there are none."""
+    if not starts:
+        return game.initial_state(), None
+    return starts[int(rng.integers(len(starts)))]
