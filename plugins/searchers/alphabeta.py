@@ -25,17 +25,18 @@ import numpy as np
 
 from mindgames.game import Game, Move, State
 from mindgames.model import Evaluator
-from mindgames.plugins.searchers.minimax import SearchOptions, root_moves
-from mindgames.plugins.searchers.stats import (
+from mindgames.plugins.searchers.common import (
     INF,
     MAX_DEPTH,
     PROVEN,
     STEP,
     TIE,
     WIN,
+    SearchOptions,
     make_stats,
     need_evaluator,
     py_random,
+    root_moves,
 )
 from mindgames.search import SearchResult
 

@@ -12,61 +12,18 @@ from typing import Any
 import attrs
 import numpy as np
 
-from mindgames.errors import MindgamesError
 from mindgames.game import Game, Move, State
 from mindgames.model import Evaluator
-from mindgames.plugins.searchers.stats import (
+from mindgames.plugins.searchers.common import (
     INF,
     TIE,
+    SearchOptions,
     make_stats,
     need_evaluator,
+    root_moves,
     terminal_value,
 )
-from mindgames.search import Searcher, SearchResult
-
-_v = attrs.validators
-
-
-@attrs.frozen
-class SearchOptions(Searcher):
-    """Options shared by minimax and alpha-beta: depth, leaf rules and tie-breaking.
-
-    ``extend_forced``: a node whose side to move has one legal move does not use up depth; the
-    search goes ``extension`` plies further (2 keeps the leaf's side to move). ``extend_captures``:
-    a leaf with a capture pending is searched ``extension`` plies more. The extensions along one
-    path share a budget of ``max_extension`` plies (default the larger of ``depth`` and two
-    extensions), so every path ends.
-    ``null``: leaves that are not terminal score 0 (a draw), terminal ones their exact result.
-    ``quick_wins``: fold the distance to the end into proven values (win sooner, lose later).
-    ``random_ties``: shuffle the root moves and pick at random among equally valued best moves.
-    """
-
-    depth: int | None = attrs.field(default=None, validator=_v.optional(_v.ge(1)))
-    extend_forced: bool = False
-    extend_captures: bool = False
-    extension: int = attrs.field(default=2, validator=_v.ge(1))
-    null: bool = False
-    quick_wins: bool = True
-    random_ties: bool = False
-    max_extension: int | None = attrs.field(default=None, validator=_v.optional(_v.ge(0)))
-
-    def extension_budget(self, depth: int) -> int:
-        """Plies of extension allowed along one path of a search to ``depth``."""
-        if not (self.extend_forced or self.extend_captures):
-            return 0
-        if self.max_extension is not None:
-            return self.max_extension
-        return max(depth, 2 * self.extension)
-
-
-def root_moves(game: Game, state: State, random_ties: bool, rng: np.random.Generator) -> list:
-    """The legal moves of a position to search, shuffled when ties are broken at random."""
-    moves = list(game.legal_moves(state))
-    if not moves:
-        raise MindgamesError(f"cannot search a finished game: {game.position_text(state)}")
-    if random_ties and len(moves) > 1:
-        moves = [moves[i] for i in rng.permutation(len(moves))]
-    return moves
+from mindgames.search import SearchResult
 
 
 @attrs.frozen

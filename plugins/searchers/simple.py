@@ -9,8 +9,13 @@ import numpy as np
 
 from mindgames.game import Game, State
 from mindgames.model import Evaluator
-from mindgames.plugins.searchers.minimax import root_moves
-from mindgames.plugins.searchers.stats import TIE, make_stats, need_evaluator, terminal_value
+from mindgames.plugins.searchers.common import (
+    TIE,
+    make_stats,
+    need_evaluator,
+    root_moves,
+    terminal_value,
+)
 from mindgames.search import Searcher, SearchResult, SearchStats
 
 

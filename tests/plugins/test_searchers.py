@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from mindgames.agent import build_agent, build_evaluator
 from mindgames.errors import CapabilityError, ConfigError, MindgamesError
 from mindgames.plugins.searchers.alphabeta import AlphaBeta
+from mindgames.plugins.searchers.common import PROVEN, STEP, WIN, plies_to_end, pruning
 from mindgames.plugins.searchers.minimax import Minimax
-from mindgames.plugins.searchers.stats import PROVEN, STEP, WIN, plies_to_end, pruning
 
 # Draughts with the path-dependent draw rules off: the transposition key then decides the future
 # exactly (with them on, transpositions may differ in their no-progress counters).
