@@ -52,6 +52,8 @@ def build_evaluator(
     info = registry.model_info(kind)
     encoding_spec = table.pop("encoding", info.default_encoding)
     seed = table.pop("seed", seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"eval {value!r}: seed: expected a non-negative integer, got {seed!r}")
     if encoding_spec is None:
         raise ConfigError(f"eval {value!r}: model {kind!r} needs an encoding (give 'encoding')")
     encoding = registry.encoding(game, encoding_spec)

@@ -53,3 +53,18 @@ class GameRecordError(MindgamesError):
 
 class ConformanceError(MindgamesError):
     """A game that breaks the Game contract (found by ``mindgames check-game``)."""
+
+
+class FileError(MindgamesError):
+    """A file or directory that cannot be read, written or locked (full disk, permissions)."""
+
+
+class Interrupted(MindgamesError):
+    """A run stopped by SIGINT or SIGTERM after saving its work; the message says how to resume."""
+
+
+def os_message(exc: OSError) -> str:
+    """One line for an OSError: the file it concerns and the system's reason."""
+    reason = exc.strerror or str(exc)
+    name = exc.filename if exc.filename is not None else ""
+    return f"{name}: {reason}" if name else reason

@@ -10,6 +10,11 @@
 * ``scheduler="local"``: a Dask ``LocalCluster`` of ``workers`` single-threaded processes;
   ``scheduler="tcp://host:port"``: an existing Dask scheduler. Dask is imported only here.
 
+Pool workers die with their parent: each ignores SIGINT (the parent handles Ctrl-C and stops
+them) and watches its parent from a thread, exiting when the parent is gone (even after
+``kill -9``), so no orphaned worker keeps running. When the parent stops on an error or a
+signal, queued games are cancelled and the workers are terminated instead of awaited.
+
 Worker processes get ``OPENBLAS_NUM_THREADS=OMP_NUM_THREADS=MKL_NUM_THREADS=1`` (set in this
 process's environment before they start, which they inherit), so workers do not oversubscribe
 the cores with BLAS threads.
@@ -20,6 +25,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
@@ -49,6 +57,31 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+#: how often a pool worker checks that its parent is still alive (seconds)
+PARENT_CHECK = 0.25
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(1)  # the parent died: nobody will read our results
+
+
+def _start_worker(parent: int) -> None:
+    """Pool initializer: leave Ctrl-C to the parent and die with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and terminate the workers without waiting for running games."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    # the executor keeps its worker processes in a private table; there is no public way
+    for process in list(getattr(pool, "_processes", {}).values()):
+        with contextlib.suppress(OSError, ValueError):
+            process.terminate()
+
+
 def _single_threaded_workers() -> None:
     for name in THREAD_VARIABLES:
         os.environ.setdefault(name, "1")
@@ -68,11 +101,18 @@ def open_executor(workers: int | None = None, scheduler: str | None = None) -> I
         yield SerialExecutor()
         return
     _single_threaded_workers()
-    pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        max_workers=n,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
+    )
     try:
         yield pool
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager

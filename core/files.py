@@ -4,9 +4,11 @@ JSON Lines."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
+import shutil
 import tempfile
 import zipfile
 from collections.abc import Iterator, Mapping
@@ -15,7 +17,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from mindgames.errors import MindgamesError
+from mindgames.errors import FileError, MindgamesError, os_message
 
 #: the array of an ``.npz`` file that holds its JSON metadata record (UTF-8 bytes as uint8)
 META = "__meta__"
@@ -29,17 +31,22 @@ def atomic_write(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
     never sees a half-written file.
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    make_directory(target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise FileError(f"{target}: cannot write: {os_message(exc)}") from None
     try:
         with os.fdopen(fd, mode) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):  # a full disk, a file-size limit: one line, file unchanged
+            raise FileError(f"{target}: cannot write: {os_message(exc)}") from None
         raise
 
 
@@ -95,9 +102,12 @@ def read_npz(
 
 def append_jsonl(fh: IO[str], record: dict[str, Any]) -> None:
     """Append one JSON record as a line and flush it, so a killed run loses nothing written."""
-    fh.write(json.dumps(record, sort_keys=True) + "\n")
-    fh.flush()
-    os.fsync(fh.fileno())
+    try:
+        fh.write(json.dumps(record, sort_keys=True) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    except OSError as exc:  # what was written before stays; a torn last line is dropped on reading
+        raise FileError(f"{fh.name}: cannot write: {os_message(exc)}") from None
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
@@ -120,3 +130,72 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
                 break  # the last line was cut by a kill: drop it
             raise MindgamesError(f"{p}:{number}: not a JSON record: {exc}") from None
     return out
+
+
+#: the lock file of a run directory (``lock_run``): it holds the pid of the process that runs it
+LOCK_FILE = ".lock"
+
+
+def make_directory(path: str | Path) -> Path:
+    """Create ``path`` and its parents; a regular file in the way or no permission is a
+    FileError naming the directory."""
+    p = Path(path)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise FileError(
+            f"{p}: cannot create the directory: a file of that name is in the way"
+        ) from None
+    except OSError as exc:
+        raise FileError(f"{p}: cannot create the directory: {os_message(exc)}") from None
+    return p
+
+
+@contextlib.contextmanager
+def lock_file(path: str | Path, what: str) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (created if needed) while the body runs.
+
+    Another process holding it is a FileError naming ``what`` and that process, so two runs
+    never write into one place. The lock is ``flock``: the kernel drops it when the process
+    dies, even by SIGKILL, so a killed run never leaves a stale lock.
+    """
+    p = Path(path)
+    try:
+        fh = p.open("a+", encoding="utf-8")
+    except OSError as exc:
+        raise FileError(f"{what}: cannot lock: {os_message(exc)}") from None
+    with fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "?"
+            raise FileError(
+                f"{what}: in use by another mindgames process (pid {holder}); "
+                "wait for it to finish or stop it first"
+            ) from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"{os.getpid()}\n")
+        fh.flush()
+        yield
+
+
+@contextlib.contextmanager
+def lock_run(directory: str | Path) -> Iterator[Path]:
+    """Create ``directory`` if needed and hold its exclusive lock (``LOCK_FILE``) meanwhile.
+
+    Every command that writes a run directory (train, tournament, ...) runs inside this. When
+    the body fails and the directory was created here and holds nothing else, it is removed
+    again, so a refused run leaves no trace.
+    """
+    p = Path(directory)
+    created = not p.exists()
+    make_directory(p)
+    try:
+        with lock_file(p / LOCK_FILE, str(p)):
+            yield p
+    except BaseException:
+        if created and [f.name for f in p.iterdir()] == [LOCK_FILE]:
+            shutil.rmtree(p, ignore_errors=True)
+        raise

@@ -101,6 +101,7 @@ def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> dict[s
         "plies": len(moves),
         "final_position": game.position_text(state),
         "seed": task.seed,
+        "max_plies": task.max_plies,
         "seconds": round(time.perf_counter() - start, 6),
     }
 

@@ -25,6 +25,7 @@ and ``report.json`` / ``report.md``; ``resume`` plays only the games not yet in 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from collections import deque
@@ -36,11 +37,12 @@ from typing import IO, Any
 import attrs
 
 from mindgames.agent import build_agent
-from mindgames.config import load_toml, structure
+from mindgames.config import load_toml, located, structure
 from mindgames.errors import ConfigError
 from mindgames.executors import SerialExecutor, default_workers, open_executor
-from mindgames.files import append_jsonl, atomic_write, read_jsonl
+from mindgames.files import append_jsonl, atomic_write, lock_run, read_jsonl
 from mindgames.game import Game
+from mindgames.interrupts import stop_on_signals
 from mindgames.match import GameTask, game_seed, play_task
 from mindgames.openings import Opening, OpeningsConfig, make_openings, parse_openings
 from mindgames.registry import Registry, get_registry
@@ -63,9 +65,9 @@ class TournamentConfig:
     agents: dict[str, Any]
     format: str = "round-robin"
     champion: str | None = None
-    rounds: int = 1
-    max_plies: int = 400
-    seed: int = 0
+    rounds: int = attrs.field(default=1, validator=attrs.validators.ge(1))
+    max_plies: int = attrs.field(default=400, validator=attrs.validators.ge(1))
+    seed: int = attrs.field(default=0, validator=attrs.validators.ge(0))
     anchor: str | None = None
     openings: Any = None
     workers: int | None = None
@@ -127,11 +129,13 @@ def plan(
         raise ConfigError(f"{where}: rounds and max_plies must be at least 1")
     if config.anchor is not None and config.anchor not in names:
         raise ConfigError(f"{where}: anchor {config.anchor!r} is not one of the agents")
-    game = registry.game(config.game)
+    with located(f"{where}: game"):
+        game = registry.game(config.game)
     for name, spec in config.agents.items():
         if not isinstance(spec, (str, Mapping)):
             raise ConfigError(f"{where}: agents.{name}: expected a spec string or a table")
-        build_agent(registry, game, spec, name=name)
+        with located(f"{where}: agents.{name}"):
+            build_agent(registry, game, spec, name=name)
     if config.format == "gauntlet":
         if config.champion not in names:
             raise ConfigError(
@@ -263,36 +267,61 @@ def run_tournament(
 ) -> Outcome:
     """Play every game of ``plan_`` not yet in ``directory``'s results; write the reports."""
     out_dir = Path(directory)
-    identity = plan_.identity()
-    results_path = out_dir / RESULTS_FILE
-    done = _prepare(out_dir, identity, resume, len(plan_.tasks))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with atomic_write(out_dir / CONFIG_FILE, "w") as fh:
-        fh.write(json.dumps(identity, indent=2, sort_keys=True) + "\n")
-    have = {int(r["index"]): r for r in done}
-    todo = [t for t in plan_.tasks if t.index not in have]
-    if on_start is not None:
-        on_start(len(have), len(todo))
-    workers = plan_.config.workers if workers is None else workers
-    scheduler = scheduler or plan_.config.scheduler
-    played: list[Record] = []
-    if todo:
-        if have:
-            _drop_torn_tail(results_path)
-        n = min(workers or default_workers(), len(todo))
-        with (
-            results_path.open("a", encoding="utf-8") as fh,
-            open_executor(n, scheduler) as executor,
-        ):
-            played = run_tasks(
-                todo,
-                executor,
-                fh,
-                registry=registry or get_registry(),
-                on_record=on_record,
-                window=max(16, 4 * n),
-            )
-    records = sorted([*have.values(), *played], key=lambda r: r["index"])
+    with lock_run(out_dir), stop_on_signals(graceful=False):
+        done = _prepare(out_dir, plan_.identity(), resume, len(plan_.tasks))
+        with atomic_write(out_dir / CONFIG_FILE, "w") as fh:
+            fh.write(json.dumps(plan_.identity(), indent=2, sort_keys=True) + "\n")
+        have = {int(r["index"]): r for r in done}
+        todo = [t for t in plan_.tasks if t.index not in have]
+        if on_start is not None:
+            on_start(len(have), len(todo))
+        workers = plan_.config.workers if workers is None else workers
+        played = play_into(
+            todo,
+            out_dir / RESULTS_FILE,
+            workers=workers,
+            scheduler=scheduler or plan_.config.scheduler,
+            registry=registry,
+            on_record=on_record,
+        )
+        return _finish(plan_, out_dir, [*have.values(), *played], len(played))
+
+
+def play_into(
+    todo: Sequence[GameTask],
+    results: Path | None,
+    *,
+    workers: int | None,
+    scheduler: str | None,
+    registry: Registry | None,
+    on_record: Callable[[Record], None] | None,
+    stop: Callable[[list[Record]], bool] | None = None,
+) -> list[Record]:
+    """Play ``todo`` on a fresh executor, appending each record to ``results`` when given (after
+    cutting a torn last line that a killed run left)."""
+    if not todo:
+        return []
+    n = min(workers or default_workers(), len(todo))
+    with contextlib.ExitStack() as stack:
+        fh = None
+        if results is not None:
+            _drop_torn_tail(results)
+            fh = stack.enter_context(results.open("a", encoding="utf-8"))
+        executor = stack.enter_context(open_executor(n, scheduler))
+        return run_tasks(
+            todo,
+            executor,
+            fh,
+            registry=registry or get_registry(),
+            on_record=on_record,
+            stop=stop,
+            window=max(16, 4 * n),
+        )
+
+
+def _finish(plan_: Plan, out_dir: Path, records_: list[Record], played: int) -> Outcome:
+    """Write the report and the game records of a tournament run directory."""
+    records = sorted(records_, key=lambda r: r["index"])
     report = build_report(
         plan_.agents,
         records,
@@ -310,7 +339,7 @@ def run_tournament(
         fh.write(json.dumps(report, indent=2) + "\n")
     with atomic_write(out_dir / REPORT_MD, "w") as fh:
         fh.write(markdown(report, title=f"Tournament: {plan_.config.game}"))
-    return Outcome(report, out_dir, len(played), tuple(records))
+    return Outcome(report, out_dir, played, tuple(records))
 
 
 def export_records(game: Game, records: Sequence[Record], stem: Path) -> Path | None:
@@ -385,110 +414,3 @@ def _drop_torn_tail(path: Path) -> None:
         cut = data.rfind(b"\n") + 1
         with path.open("r+b") as fh:
             fh.truncate(cut)
-
-
-def match_plan(
-    registry: Registry,
-    game: str,
-    first: str,
-    second: str,
-    *,
-    games: int,
-    seed: int,
-    openings: str | None = None,
-    max_plies: int = 400,
-) -> Plan:
-    """A two-agent plan of ``games`` games (rounded up to whole game pairs).
-
-    The default openings are the game's first opening book when it has one (the ACF ballots for
-    checkers), else two random plies; openings are reused, with new seeds, as rounds.
-    """
-    if games < 1:
-        raise ConfigError(f"--games must be at least 1, got {games}")
-    names = [first, second] if first != second else [f"{first}#1", f"{second}#2"]
-    if openings is None:
-        books = registry.game(game).opening_books()
-        openings = f"book:name={next(iter(books))}" if books else "random:plies=2"
-    pairs = (games + 1) // 2
-    opening_config = parse_openings(openings, where="match")
-    if opening_config.kind == "random" and opening_config.count is None:
-        opening_config = attrs.evolve(opening_config, count=pairs)
-    config = TournamentConfig(
-        game=game,
-        agents={names[0]: first, names[1]: second},
-        seed=seed,
-        max_plies=max_plies,
-        openings=attrs.asdict(opening_config),
-    )
-    base = plan(config, registry, seed=seed, where="match")
-    count = len(base.openings)
-    rounds = -(-pairs // count)
-    config = attrs.evolve(config, rounds=rounds)
-    full = schedule(config, [(names[0], names[1])], base.openings, seed)[: 2 * pairs]
-    return Plan(config, base.game, base.openings, tuple(full), seed)
-
-
-def sprt_counts(records: Sequence[Record], agent: str) -> list[int]:
-    """Pentanomial counts of ``agent`` over the complete game pairs in ``records``."""
-    from mindgames.ratings import pentanomial
-
-    by_pair: dict[int, list[Record]] = {}
-    for r in records:
-        by_pair.setdefault(int(r["pair"]), []).append(r)
-    scores = []
-    for rs in by_pair.values():
-        if len(rs) == 2:
-            scores.append(sum(r["score"] if r["first"] == agent else 1 - r["score"] for r in rs))
-    return pentanomial(scores)
-
-
-def run_match(
-    plan_: Plan,
-    out: str | Path | None,
-    *,
-    sprt: Any = None,
-    workers: int | None = None,
-    scheduler: str | None = None,
-    registry: Registry | None = None,
-    on_record: Callable[[Record], None] | None = None,
-) -> Outcome:
-    """Play a match plan, stopping early when ``sprt`` (a ratings.Sprt) reaches a verdict."""
-    agent = plan_.agents[0]
-
-    def stop(kept: list[Record]) -> bool:
-        if sprt is None or len(kept) % 2:
-            return False
-        return bool(sprt.verdict(sprt_counts(kept, agent)) != "continue")
-
-    path = Path(out) if out is not None else None
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("", encoding="utf-8")
-    n = min(workers or default_workers(), len(plan_.tasks))
-    with open_executor(n, scheduler) as executor:
-        fh = path.open("a", encoding="utf-8") if path is not None else None
-        try:
-            records = run_tasks(
-                plan_.tasks,
-                executor,
-                fh,
-                registry=registry or get_registry(),
-                on_record=on_record,
-                stop=stop if sprt is not None else None,
-                window=max(16, 4 * n),
-            )
-        finally:
-            if fh is not None:
-                fh.close()
-    extra: dict[str, Any] = {
-        "game": plan_.config.game,
-        "format": "match",
-        "seed": plan_.seed,
-        "scheduled": len(plan_.tasks),
-    }
-    if path is not None:
-        export_records(plan_.game, records, path.with_suffix(""))
-    if sprt is not None:
-        extra["sprt"] = sprt.as_dict(sprt_counts(records, agent))
-    report = build_report(plan_.agents, records, anchor=plan_.agents[1], extra=extra)
-    return Outcome(report, path.parent if path else Path("."), len(records), tuple(records))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +34,11 @@ import attrs
 import numpy as np
 
 from mindgames.agent import build_evaluator
-from mindgames.config import load_toml, structure
-from mindgames.errors import ConfigError
-from mindgames.files import append_jsonl, atomic_write, read_jsonl
+from mindgames.config import load_toml, located, structure
+from mindgames.errors import ConfigError, FileError, Interrupted, MindgamesError
+from mindgames.files import append_jsonl, atomic_write, lock_run, read_jsonl
 from mindgames.game import Game
+from mindgames.interrupts import signal_name, stop_on_signals, stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import Evaluator, require
 from mindgames.registry import Registry, get_registry
@@ -57,7 +58,7 @@ class TrainingConfig:
     game: str
     learner: dict[str, Any]
     eval: Any
-    seed: int = 0
+    seed: int = attrs.field(default=0, validator=attrs.validators.ge(0))
 
 
 @attrs.frozen
@@ -87,11 +88,14 @@ def build(
     config: TrainingConfig, registry: Registry, seed: int, *, where: str = "config"
 ) -> tuple[Any, Any, Learner, str]:
     """The game, evaluator and learner a config names; refuses a learner/model mismatch."""
-    game = registry.game(config.game)
+    with located(f"{where}: game"):
+        game = registry.game(config.game)
     options = dict(config.learner)
     name = options.pop("name")
-    learner = registry.learner(name, options, where=f"{where}: learner {name!r}")
-    evaluator = build_evaluator(registry, game, config.eval, seed=seed)
+    with located(f"{where}: learner"):
+        learner = registry.learner(name, options, where=f"{where}: learner {name!r}")
+    with located(f"{where}: eval"):
+        evaluator = build_evaluator(registry, game, config.eval, seed=seed)
     require(learner.needs, evaluator.model, who=f"learner {name!r}")
     return game, evaluator, learner, name
 
@@ -107,54 +111,109 @@ def run(
 ) -> TrainingRun:
     """Train as ``config_path`` says, into ``out`` (default ``runs/<config stem>``).
 
-    A directory that already holds a run is refused unless ``resume`` is set; resuming checks
-    that the config and seed are the ones the run started with.
+    Everything is built and checked before anything is written. The directory is locked while
+    the run goes (``files.lock_run``); one that already holds a run is refused unless
+    ``resume`` is set, and resuming checks that the config and seed are the ones the run
+    started with. SIGINT or SIGTERM stop the run after the learner's next history row with an
+    ``Interrupted`` error; ``--resume`` continues it from the learner's last checkpoint.
     """
     registry = registry or get_registry()
     config, raw = load_config(config_path)
     seed = config.seed if seed is None else seed
     directory = Path(out) if out is not None else Path("runs") / Path(config_path).stem
     started = {"config": raw, "seed": seed}
-    _prepare(directory, started, resume)
     game, evaluator, learner, name = build(config, registry, seed, where=str(config_path))
-    directory.mkdir(parents=True, exist_ok=True)
-    with atomic_write(directory / CONFIG_FILE, "w") as fh:
-        fh.write(json.dumps(started, indent=2, sort_keys=True) + "\n")
+    with lock_run(directory), stop_on_signals(graceful=True):
+        _prepare(directory, started, resume)
+        with atomic_write(directory / CONFIG_FILE, "w") as fh:
+            fh.write(json.dumps(started, indent=2, sort_keys=True) + "\n")
+        history = HistoryFile(directory / HISTORY_FILE, resume, progress)
+        begin = time.perf_counter()
+        try:
+            result = learner.train(
+                game,
+                evaluator,
+                np.random.default_rng(seed),
+                workdir=directory,
+                resume=resume,
+                progress=history.add,
+            )
+        except MindgamesError as exc:
+            if history.rows or isinstance(exc, (Interrupted, FileError)):
+                raise
+            if not resume:
+                _forget(directory)  # failed before any work: the corrected config may start here
+            raise type(exc)(f"{config_path}: learner {name!r}: {exc}") from None
+        finally:
+            history.close()
+        seconds = time.perf_counter() - begin
+        # The learner's history is authoritative: after a resume it holds each row once.
+        history.rewrite(result.history)
+        model_path = directory / MODEL_FILE
+        from mindgames.modelfile import save_evaluator
 
-    history_path = directory / HISTORY_FILE
-    if not resume and history_path.exists():
-        history_path.unlink()
-    begin = time.perf_counter()
-    with history_path.open("a", encoding="utf-8") as fh:
-
-        def report(row: dict[str, Any]) -> None:
-            append_jsonl(fh, row)
-            if progress is not None:
-                progress(row)
-
-        result = learner.train(
+        save_evaluator(
+            model_path,
             game,
-            evaluator,
-            np.random.default_rng(seed),
-            workdir=directory,
-            resume=resume,
-            progress=report,
+            result.evaluator,
+            {"learner": name, "config": raw, "seed": seed, "history_rows": len(result.history)},
         )
-    seconds = time.perf_counter() - begin
-    # The learner's history is authoritative: after a resume it holds each row once.
-    with atomic_write(history_path, "w") as fh:
-        for row in result.history:
-            fh.write(json.dumps(row, sort_keys=True) + "\n")
-    model_path = directory / MODEL_FILE
-    from mindgames.modelfile import save_evaluator
+    return TrainingRun(result, directory, model_path, history.path, seed, seconds)
 
-    save_evaluator(
-        model_path,
-        game,
-        result.evaluator,
-        {"learner": name, "config": raw, "seed": seed, "history_rows": len(result.history)},
-    )
-    return TrainingRun(result, directory, model_path, history_path, seed, seconds)
+
+class HistoryFile:
+    """``history.jsonl`` while a run goes: each row appended and flushed as the learner reports it.
+
+    The first field of a row counts the work done (games, generation, phase) and grows row by
+    row. A resumed learner starts again from its last checkpoint, so its first row replaces the
+    rows of the file from that count on: the file never holds a row twice, even after a kill.
+    After each row, a pending SIGINT/SIGTERM stops the run (``Interrupted``).
+    """
+
+    def __init__(self, path: Path, resume: bool, progress: Progress | None) -> None:
+        self.path = path
+        self.progress = progress
+        self.rows = 0
+        self._cut = resume
+        if not resume:
+            path.unlink(missing_ok=True)
+        self._fh: Any = None
+
+    def add(self, row: dict[str, Any]) -> None:
+        if self._cut:
+            self._cut = False
+            key, count = next(iter(row.items()), (None, None))
+            kept = [r for r in read_jsonl(self.path) if not _at_or_after(r.get(key), count)]
+            self.rewrite(kept)
+        if self._fh is None:
+            self._fh = self.path.open("a", encoding="utf-8")
+        append_jsonl(self._fh, row)
+        self.rows += 1
+        if self.progress is not None:
+            self.progress(row)
+        if stop_requested():
+            raise Interrupted(f"interrupted by {signal_name()} after {self.rows} history rows")
+
+    def rewrite(self, rows: Sequence[dict[str, Any]]) -> None:
+        with atomic_write(self.path, "w") as fh:
+            for row in rows:
+                fh.write(json.dumps(row, sort_keys=True) + "\n")
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+def _at_or_after(value: Any, count: Any) -> bool:
+    numbers = (int, float)
+    return isinstance(value, numbers) and isinstance(count, numbers) and value >= count
+
+
+def _forget(directory: Path) -> None:
+    """Remove the files a run wrote before it failed, so the directory takes a new config."""
+    for name in (CONFIG_FILE, HISTORY_FILE):
+        (directory / name).unlink(missing_ok=True)
 
 
 def _prepare(directory: Path, started: dict[str, Any], resume: bool) -> None:

@@ -9,7 +9,7 @@ import click
 import numpy as np
 
 from mindgames.agent import Agent, build_agent
-from mindgames.cli.common import answer_each_position, echo_json, positions_option
+from mindgames.cli.common import SEED, answer_each_position, echo_json, positions_option
 from mindgames.errors import MindgamesError
 from mindgames.game import Game, State
 from mindgames.registry import get_registry
@@ -59,7 +59,7 @@ def _print(report: dict[str, Any]) -> None:
 @positions_option("one JSON object")
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=0,
     show_default=True,
     help="Seed of random tie-breaking (line N of --positions uses [seed, N]).",

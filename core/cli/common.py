@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import shlex
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
 
-from mindgames.errors import MindgamesError
+from mindgames.errors import Interrupted, MindgamesError
 from mindgames.game import Game, State
+
+#: the type of every ``--seed`` option: numpy seeds are non-negative integers
+SEED = click.IntRange(min=0)
+
+
+@contextlib.contextmanager
+def resumable(can_resume: bool = True) -> Iterator[None]:
+    """Add to an ``Interrupted`` run's message the command line that resumes it."""
+    try:
+        yield
+    except Interrupted as exc:
+        if not can_resume:
+            raise Interrupted(f"{exc}; nothing was kept (give --out to keep results)") from None
+        args = sys.argv[1:]
+        again = shlex.join(["mindgames", *args, *([] if "--resume" in args else ["--resume"])])
+        raise Interrupted(f"{exc}; resume with: {again}") from None
 
 
 def echo_json(data: Any) -> None:

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from mindgames.cli.common import answer_each_position, echo_json, positions_option
+from mindgames.cli.common import SEED, answer_each_position, echo_json, positions_option
 from mindgames.game import Game, State
 from mindgames.registry import get_registry
 
@@ -66,7 +66,7 @@ def perft(game_spec: str, depth: int, position: str | None, as_json: bool) -> No
 @click.command("check-game")
 @click.argument("game_spec", metavar="GAME")
 @click.option("--playouts", type=click.IntRange(1), default=20, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 def check_game_command(game_spec: str, playouts: int, seed: int) -> None:
     """Run the conformance suite on a game: random playouts checking the Game contract."""
     from mindgames.conformance import check_game

@@ -1,7 +1,8 @@
 """The ``mindgames`` command: a click group whose commands come from core and from plugins.
 
-User errors (``MindgamesError``) print one line and exit 2; ``--verbose`` shows the traceback.
-Anything else is a bug and keeps its traceback.
+User errors (``MindgamesError``, bad options, and ``OSError`` from the disk) print one line and
+exit 2; an interrupted run (SIGINT, SIGTERM) prints how to resume it and exits 130.
+``--verbose`` shows the traceback. Anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 import click
 
 from mindgames import __version__
-from mindgames.errors import MindgamesError
+from mindgames.errors import Interrupted, MindgamesError, os_message
 
 
 class MindgamesGroup(click.Group):
@@ -34,11 +35,23 @@ class MindgamesGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            where = f" (see {exc.ctx.command_path} --help)" if exc.ctx else ""
+            _fail(ctx, exc, f"{exc.format_message()}{where}", 2)
+        except Interrupted as exc:
+            _fail(ctx, exc, str(exc), 130)
         except MindgamesError as exc:
-            if ctx.obj and ctx.obj.get("verbose"):
-                raise
-            click.echo(f"mindgames: error: {exc}", err=True)
-            ctx.exit(2)
+            _fail(ctx, exc, str(exc), 2)
+        except OSError as exc:  # the disk, not the code: full, read-only, not a directory
+            _fail(ctx, exc, os_message(exc), 2)
+
+
+def _fail(ctx: click.Context, exc: BaseException, message: str, code: int) -> None:
+    """Print one line and exit ``code``; ``--verbose`` re-raises for the traceback."""
+    if ctx.obj and ctx.obj.get("verbose"):
+        raise exc
+    click.echo(f"mindgames: error: {message}", err=True)
+    ctx.exit(code)
 
 
 @click.group(cls=MindgamesGroup)

@@ -6,6 +6,7 @@ import click
 import numpy as np
 
 from mindgames.agent import Agent, build_agent
+from mindgames.cli.common import SEED
 from mindgames.errors import MindgamesError
 from mindgames.game import Game, Move, State
 from mindgames.registry import get_registry
@@ -29,7 +30,7 @@ def _human_move(game: Game, state: State) -> Move:
 @click.argument("first", metavar="FIRST")
 @click.argument("second", metavar="SECOND")
 @click.option("--position", help="Start from this position text instead of the start.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--board/--no-board", default=True, help="Show the board after every move.")
 @click.option("--max-plies", type=click.IntRange(1), default=1000, show_default=True)
 def play(

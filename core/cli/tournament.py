@@ -12,12 +12,14 @@ from typing import Any
 
 import click
 
+from mindgames.cli.common import SEED, resumable
 from mindgames.errors import ConfigError
+from mindgames.matches import match_plan
+from mindgames.matches import run_match as play_match
 from mindgames.ratings import Sprt
 from mindgames.registry import get_registry
 from mindgames.report import standings_text
-from mindgames.tournament import REPORT_JSON, REPORT_MD, load_config, match_plan, plan
-from mindgames.tournament import run_match as play_match
+from mindgames.tournament import REPORT_JSON, REPORT_MD, load_config, plan
 from mindgames.tournament import run_tournament as play_tournament
 
 
@@ -82,13 +84,14 @@ scheduler_option = click.option(
 @click.argument("second", metavar="B")
 @click.option("--game", "game_spec", required=True, help="Game spec, e.g. kalah:pits=6,seeds=4.")
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @workers_option
 @scheduler_option
 @click.option("--openings", default=None, help="random:plies=2 | book:name=NAME | file:path=F")
 @click.option("--max-plies", type=click.IntRange(1), default=400, show_default=True)
 @click.option("--sprt", default=None, metavar="ELO0,ELO1[,ALPHA,BETA]", help="Stop by SPRT.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Results JSONL file.")
+@click.option("--resume", is_flag=True, help="Continue the match whose results are in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def match(
     first: str,
@@ -102,6 +105,7 @@ def match(
     max_plies: int,
     sprt: str | None,
     out: str | None,
+    resume: bool,
     as_json: bool,
 ) -> None:
     """Play agent A against agent B in game pairs (shared opening, colours swapped)."""
@@ -117,9 +121,15 @@ def match(
         openings=openings,
         max_plies=max_plies,
     )
-    with progress(len(the_plan.tasks), "match", as_json) as update:
+    with resumable(out is not None), progress(len(the_plan.tasks), "match", as_json) as update:
         outcome = play_match(
-            the_plan, out, sprt=test, workers=workers, scheduler=scheduler, on_record=update
+            the_plan,
+            out,
+            sprt=test,
+            resume=resume,
+            workers=workers,
+            scheduler=scheduler,
+            on_record=update,
         )
     report = outcome.report
     if as_json:
@@ -145,7 +155,7 @@ def match(
 
 @click.command()
 @click.argument("config", type=click.Path(dir_okay=False))
-@click.option("--seed", type=int, default=None, help="Seed (default: the config's, else 0).")
+@click.option("--seed", type=SEED, default=None, help="Seed (default: the config's, else 0).")
 @workers_option
 @scheduler_option
 @click.option("--resume", is_flag=True, help="Continue the tournament in --out.")
@@ -172,7 +182,7 @@ def tournament(
     directory = Path(out) if out is not None else Path("runs") / Path(config).stem
     # the bar's length is known only once the run directory has been read
     updates: list[Callable[[dict[str, Any]], None]] = []
-    with contextlib.ExitStack() as stack:
+    with resumable(), contextlib.ExitStack() as stack:
 
         def on_start(done: int, todo: int) -> None:
             if done and not as_json:

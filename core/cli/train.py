@@ -7,12 +7,13 @@ from typing import Any
 
 import click
 
+from mindgames.cli.common import SEED, resumable
 from mindgames.training import run
 
 
 @click.command()
 @click.argument("config", type=click.Path(dir_okay=False))
-@click.option("--seed", type=int, default=None, help="Seed (default: the config's, else 0).")
+@click.option("--seed", type=SEED, default=None, help="Seed (default: the config's, else 0).")
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
@@ -28,7 +29,8 @@ def train(config: str, seed: int | None, out: str | None, resume: bool, quiet: b
         if not quiet:
             click.echo(json.dumps(row, sort_keys=True))
 
-    done = run(config, seed=seed, out=out, resume=resume, progress=show)
+    with resumable():
+        done = run(config, seed=seed, out=out, resume=resume, progress=show)
     click.echo(
         f"trained in {done.seconds:.1f} s (seed {done.seed}); model: {done.model_path}; "
         f"history: {done.history_path}"

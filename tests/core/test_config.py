@@ -25,7 +25,9 @@ def test_structure_builds_nested_classes():
 
 
 def test_wrong_type_names_the_key_path():
-    with pytest.raises(ConfigError, match=r"^cfg.toml: inner\.depth: invalid value for type"):
+    with pytest.raises(
+        ConfigError, match=r"^cfg.toml: inner\.depth: expected an integer, got .deep. \(str\)"
+    ):
         structure({"name": "x", "inner": {"depth": "deep"}}, Outer, where="cfg.toml")
 
 

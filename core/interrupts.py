@@ -1,0 +1,58 @@
+"""SIGINT and SIGTERM turned into a clean stop: long runs save what they have and say how to
+resume, instead of dying with "Aborted!" or a traceback.
+
+``stop_on_signals(graceful=...)`` installs the handlers while a run is going:
+
+* ``graceful=False`` (tournaments, matches: every finished game is already on disk): the first
+  signal raises ``Interrupted`` at once in the main thread;
+* ``graceful=True`` (training): the first signal only sets a flag, which the run reads with
+  ``stop_requested()`` at its next safe point (the end of a batch, after a checkpoint), then
+  raises ``Interrupted`` itself; a second signal raises at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+
+from mindgames.errors import Interrupted
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+_received: list[str] = []
+
+
+def stop_requested() -> bool:
+    """Whether SIGINT or SIGTERM arrived since the current run started."""
+    return bool(_received)
+
+
+def signal_name() -> str:
+    """The name of the first signal received (``SIGINT``), or ``"a signal"``."""
+    return _received[0] if _received else "a signal"
+
+
+@contextlib.contextmanager
+def stop_on_signals(*, graceful: bool) -> Iterator[None]:
+    """Handle SIGINT and SIGTERM as the module docstring says, restoring the old handlers after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set from the main thread
+        return
+
+    def handle(number: int, _: FrameType | None) -> None:
+        first = not _received
+        _received.append(signal.Signals(number).name)
+        if not graceful or not first:
+            raise Interrupted(f"interrupted by {signal_name()}")
+
+    _received.clear()
+    before = {number: signal.signal(number, handle) for number in SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+        _received.clear()
