@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 import numpy as np
@@ -165,6 +165,17 @@ class Game(ABC):
         defaults = {f.name: f.default for f in attrs.fields(type(self)) if f.init}  # type: ignore[arg-type]
         changed = {k: v for k, v in params_of(self).items() if defaults.get(k) != v}
         return format_spec(self.name, changed)
+
+
+@runtime_checkable
+class CountsPieces(Protocol):
+    """A game fact learners may report (optional): pieces left on the board.
+
+    TD's history adds ``mean_pieces`` of the final positions when the game offers it (draughts
+    does): how decisive the self-play games are becoming.
+    """
+
+    def pieces(self, state: State) -> int: ...
 
 
 def params_of(obj: Any) -> dict[str, Any]:

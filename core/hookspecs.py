@@ -48,3 +48,7 @@ def mindgames_searchers() -> list[SearcherInfo]:  # type: ignore[empty-body]
 @hookspec
 def mindgames_commands() -> list[click.Command]:  # type: ignore[empty-body]
     """Extra ``mindgames`` CLI commands this plugin supplies."""
+
+
+#: the name of every hook a plugin may implement
+HOOK_NAMES = tuple(name for name in sorted(globals()) if name.startswith("mindgames_"))

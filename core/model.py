@@ -70,12 +70,16 @@ class Model(ABC):
 
 @runtime_checkable
 class Parametric(Protocol):
+    """The ``parametric`` capability: one flat float vector to read and write (evolution)."""
+
     def get_params(self) -> np.ndarray: ...
     def set_params(self, params: np.ndarray) -> None: ...
 
 
 @runtime_checkable
 class Differentiable(Protocol):
+    """The ``differentiable`` capability: the value and its gradient over ``get_params()``."""
+
     def get_params(self) -> np.ndarray: ...
     def set_params(self, params: np.ndarray) -> None: ...
     def value_and_grad(self, x: np.ndarray) -> tuple[float, np.ndarray]: ...
@@ -83,7 +87,61 @@ class Differentiable(Protocol):
 
 @runtime_checkable
 class Fittable(Protocol):
+    """The ``fittable`` capability: a supervised fit of values ``ys`` to encoded rows ``xs``."""
+
     def fit(self, xs: np.ndarray, ys: np.ndarray) -> None: ...
+
+
+@runtime_checkable
+class GroupedParams(Protocol):
+    """A parametric model whose vector splits into named groups (optional; TD asks for it).
+
+    ``param_groups()`` returns ``[(name, size, fan_in), ...]`` in ``get_params()`` order, the
+    sizes summing to the vector's length; TD gives each group its own step size (``1/fan_in``
+    unless configured), so a hidden layer and an output layer learn at matching rates.
+    """
+
+    def param_groups(self) -> Sequence[tuple[str, int, int]]: ...
+
+
+@runtime_checkable
+class BatchDifferentiable(Protocol):
+    """A differentiable model that values a batch with its gradients in one call (optional).
+
+    ``value_and_grad_batch(xs)`` returns values ``(n,)`` and gradients ``(n, parameters)``,
+    row ``i`` equal to ``value_and_grad(xs[i])``; TD's 1-ply self-play and lockstep games use
+    it to value every successor at once.
+    """
+
+    def value_and_grad_batch(self, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@runtime_checkable
+class FastValue(Protocol):
+    """A model with the pure-Python single-position path (optional; see the module docstring)."""
+
+    def value_py(self, x: Sequence[float]) -> float: ...
+
+
+def param_groups_of(model: Model) -> list[tuple[str, int, int]] | None:
+    """The model's parameter groups, or None when it declares none (``GroupedParams``)."""
+    if isinstance(model, GroupedParams):
+        return [(str(name), int(size), int(fan_in)) for name, size, fan_in in model.param_groups()]
+    return None
+
+
+def as_parametric(model: Model) -> Parametric:
+    """``model`` typed as ``Parametric``; CapabilityError when it lacks the methods."""
+    if not isinstance(model, Parametric):
+        raise CapabilityError(f"model {model.kind!r} is not parametric (get_params/set_params)")
+    return model
+
+
+def as_differentiable(model: Model) -> Differentiable:
+    """``model`` typed as ``Differentiable``; CapabilityError when it lacks the methods."""
+    if not isinstance(model, Differentiable):
+        raise CapabilityError(f"model {model.kind!r} is not differentiable (value_and_grad)")
+    return model
 
 
 _PROTOCOLS: dict[str, type] = {
@@ -103,7 +161,12 @@ def check_declared(model: Model) -> None:
 
 
 def require(needs: Iterable[str], model: Model, *, who: str) -> None:
-    """Refuse a pairing when ``model`` lacks a capability that ``who`` needs."""
+    """Refuse a pairing when ``model`` lacks a capability that ``who`` needs.
+
+    A capability the model declares is proved too (``check_declared``): a model that claims
+    ``differentiable`` without ``value_and_grad`` fails here, before any work starts, not deep
+    inside training.
+    """
     missing = sorted(set(needs) - set(model.capabilities))
     if missing:
         have = ", ".join(sorted(model.capabilities)) or "none"
@@ -111,6 +174,7 @@ def require(needs: Iterable[str], model: Model, *, who: str) -> None:
             f"{who} needs a {' and '.join(missing)} model, but model {model.kind!r} is not "
             f"(it offers: {have})"
         )
+    check_declared(model)
 
 
 class Evaluator:
@@ -121,8 +185,8 @@ class Evaluator:
     def __init__(self, encoding: Encoding, model: Model) -> None:
         self.encoding = encoding
         self.model = model
-        encode_py = getattr(encoding, "encode_py", None)
-        value_py = getattr(model, "value_py", None)
+        encode_py = encoding.encode_py
+        value_py = model.value_py if isinstance(model, FastValue) else None
         #: whether ``evaluate`` takes the pure-Python path (``encode_py`` and ``value_py``)
         self.fast = encode_py is not None and value_py is not None
         self._value: Callable[[Any], float] = model.value

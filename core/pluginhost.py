@@ -1,12 +1,16 @@
 """Loading plugins: one pluggy manager, fed by the ``mindgames`` entry-point group.
 
-Every entry-point load is wrapped: a plugin that fails to import becomes one warning naming its
-distribution and the error, and the others still load. ``MINDGAMES_STRICT_PLUGINS=1`` (or
-``strict=True``) re-raises instead, for tests and plugin authors.
+Every entry-point load is wrapped: a plugin that fails to import, a hook that raises, a record of
+the wrong type and a hook implementation that matches no hookspec (a misspelt name) each become
+one warning naming the plugin's distribution, and the others still load.
+``MINDGAMES_STRICT_PLUGINS=1`` (or ``strict=True``) raises instead, for tests and plugin authors.
+``MINDGAMES_DISABLE_PLUGINS=name,...`` skips the named entry points (or every entry point of a
+named distribution) without importing them, like pytest's ``-p no:name``.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from importlib.metadata import EntryPoint, entry_points
@@ -19,6 +23,8 @@ from mindgames import hookspecs
 from mindgames.errors import PluginError
 
 GROUP = "mindgames"
+STRICT_ENV = "MINDGAMES_STRICT_PLUGINS"
+DISABLE_ENV = "MINDGAMES_DISABLE_PLUGINS"
 
 
 @attrs.frozen
@@ -40,7 +46,13 @@ class PluginFailure:
 
 
 def strict_from_env() -> bool:
-    return os.environ.get("MINDGAMES_STRICT_PLUGINS", "") not in ("", "0")
+    """Whether ``MINDGAMES_STRICT_PLUGINS`` asks plugin problems to raise."""
+    return os.environ.get(STRICT_ENV, "") not in ("", "0")
+
+
+def disabled_from_env() -> frozenset[str]:
+    """Entry-point or distribution names that ``MINDGAMES_DISABLE_PLUGINS`` switches off."""
+    return frozenset(n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip())
 
 
 def _dist_of(ep: EntryPoint) -> tuple[str, str]:
@@ -69,12 +81,23 @@ class PluginHost:
         self.pm.register(plugin, name=name)
         self.sources[name] = PluginSource(name, distribution, version)
 
-    def load_entry_points(self, *, strict: bool | None = None) -> None:
+    def unregister(self, name: str) -> None:
+        """Remove a registered plugin (a test's own copy replaces an installed one)."""
+        self.pm.unregister(name=name)
+        self.sources.pop(name, None)
+
+    def load_entry_points(
+        self, *, strict: bool | None = None, disabled: frozenset[str] | None = None
+    ) -> None:
+        """Register every ``mindgames`` entry point, except those ``disabled`` names."""
         strict = strict_from_env() if strict is None else strict
+        disabled = disabled_from_env() if disabled is None else disabled
         seen: set[tuple[str, str]] = set()
         for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
             dist, version = _dist_of(ep)
             if (ep.name, ep.value) in seen:  # the same dist found twice on sys.path
+                continue
+            if ep.name in disabled or dist in disabled:
                 continue
             seen.add((ep.name, ep.value))
             try:
@@ -94,9 +117,7 @@ class PluginHost:
         hook = getattr(self.pm.hook, hook_name)
         out: list[tuple[PluginSource, Any]] = []
         for impl in reversed(hook.get_hookimpls()):  # registration order
-            source = self.sources.get(impl.plugin_name) or PluginSource(
-                impl.plugin_name, "unknown", "?"
-            )
+            source = self.source_of(impl.plugin_name)
             try:
                 records = list(impl.function() or ())
             except Exception as exc:
@@ -107,8 +128,35 @@ class PluginHost:
             out.extend((source, record) for record in records)
         return out
 
+    def check_pending(self, *, strict: bool) -> None:
+        """Report hook implementations that match no hookspec (a misspelt hook name).
+
+        pluggy would ignore them silently; a warning names the plugin and the closest hook.
+        """
+        for hook_name, caller in sorted(vars(self.pm.hook).items()):
+            if not isinstance(caller, pluggy.HookCaller) or caller.has_spec():
+                continue
+            close = difflib.get_close_matches(hook_name, hookspecs.HOOK_NAMES, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            for impl in caller.get_hookimpls():
+                if impl.opts.get("optionalhook"):
+                    continue
+                exc = PluginError(f"hook {hook_name!r} is not a mindgames hook{hint}")
+                if strict:
+                    raise PluginError(f"plugin {impl.plugin_name!r}: {exc}")
+                source = self.source_of(impl.plugin_name)
+                self._fail(source.name, source.distribution, exc, "registering")
+
+    def source_of(self, plugin_name: str) -> PluginSource:
+        """The source recorded for a registered plugin."""
+        return self.sources.get(plugin_name) or PluginSource(plugin_name, "unknown", "?")
+
+    def fail(self, source: PluginSource, error: str, what: str) -> None:
+        """Record that a plugin broke a rule (one warning; the others load)."""
+        self._fail(source.name, source.distribution, PluginError(error), what)
+
     def _fail(self, name: str, dist: str, exc: Exception, what: str) -> None:
-        error = f"{type(exc).__name__}: {exc}"
+        error = str(exc) if isinstance(exc, PluginError) else f"{type(exc).__name__}: {exc}"
         self.failures.append(PluginFailure(name, dist, error))
         print(
             f"mindgames: warning: plugin {name!r} from {dist}: {what} failed: {error}",

@@ -33,6 +33,34 @@ class Entry(Generic[R]):
     source: PluginSource
 
 
+#: the class attribute that names each record's class, which the record's name must equal
+_CLASS_NAME: dict[type, str] = {
+    GameInfo: "name",
+    ModelInfo: "kind",
+    LearnerInfo: "name",
+    SearcherInfo: "name",
+}
+
+
+def _record_problem(record: Any, record_type: type, hook: str) -> str | None:
+    """What is wrong with a record a hook returned, or None."""
+    if not isinstance(record, record_type):
+        return f"returned {type(record).__name__} from {hook}, expected {record_type.__name__}"
+    attr = _CLASS_NAME.get(record_type)
+    if attr is None:
+        return None
+    named: Any = record  # a GameInfo, ModelInfo, LearnerInfo or SearcherInfo
+    name: str = named.name
+    cls: type = named.cls
+    own = getattr(cls, attr, None)
+    if own != name:
+        return (
+            f"{record_type.__name__}({name!r}, {cls.__name__}): the class's {attr} is "
+            f"{own!r}; a record's name must equal its class's {attr}"
+        )
+    return None
+
+
 def unknown(kind: str, name: str, known: Iterable[str], where: str = "") -> UnknownNameError:
     """An UnknownNameError listing the known names and the closest one."""
     names = sorted(known)
@@ -48,6 +76,7 @@ class Registry:
     def __init__(self, host: PluginHost, *, strict: bool | None = None) -> None:
         self.host = host
         self.strict = strict_from_env() if strict is None else strict
+        host.check_pending(strict=self.strict)
         self.games: dict[str, Entry[GameInfo]] = {}
         self.encodings: dict[tuple[str, str], Entry[EncodingInfo]] = {}
         self.models: dict[str, Entry[ModelInfo]] = {}
@@ -88,12 +117,17 @@ class Registry:
                 self.encodings[key] = Entry(record, source)
 
     def _collect(self, hook: str, kind: str, table: dict, record_type: type, key: Any) -> None:
+        """Gather one hook's records; a record of the wrong type or with a name other than
+        its class's is that plugin's failure (a warning; raised when strict)."""
         for source, record in self.host.results(hook, strict=self.strict):
-            if not isinstance(record, record_type):
-                raise PluginError(
-                    f"plugin {source.name!r} ({source.distribution}) returned "
-                    f"{type(record).__name__} from {hook}, expected {record_type.__name__}"
-                )
+            problem = _record_problem(record, record_type, hook)
+            if problem:
+                if self.strict:
+                    raise PluginError(
+                        f"plugin {source.name!r} ({source.distribution}): {problem}"
+                    )
+                self.host.fail(source, problem, f"its {hook} hook")
+                continue
             k = key(record)
             if k in table:
                 other = table[k].source
@@ -216,9 +250,17 @@ def get_registry() -> Registry:
 
 
 def registry_with(*plugins: tuple[str, Any]) -> Registry:
-    """A fresh registry of the installed plugins plus ``(name, plugin)`` objects (for tests)."""
+    """A fresh registry of the installed plugins plus ``(name, plugin)`` objects (for tests).
+
+    A plugin already installed under ``name`` (its entry-point name) is replaced by the given
+    object, so a plugin's own tests run the same whether or not it is installed.
+    """
     host = PluginHost()
     host.load_entry_points()
     for name, plugin in plugins:
+        installed = host.pm.get_name(plugin) if host.pm.is_registered(plugin) else None
+        for old in {name, installed or name}:
+            if host.pm.get_plugin(old) is not None:
+                host.unregister(old)
         host.register(plugin, name, "test")
     return Registry(host)

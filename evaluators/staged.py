@@ -27,7 +27,15 @@ import numpy as np
 from mindgames.config import structure
 from mindgames.errors import CapabilityError, ConfigError
 from mindgames.evaluators.common import column_indices
-from mindgames.model import CAPABILITIES, DIFFERENTIABLE, FITTABLE, PARAMETRIC, Model
+from mindgames.model import (
+    CAPABILITIES,
+    DIFFERENTIABLE,
+    FITTABLE,
+    PARAMETRIC,
+    BatchDifferentiable,
+    Model,
+    param_groups_of,
+)
 
 MEASURES = ("sum", "abssum")
 
@@ -145,8 +153,8 @@ class Staged(Model):
         self._need(PARAMETRIC)
         groups = []
         for k, (m, size) in enumerate(zip(self.members, self._sizes, strict=True)):
-            own = getattr(m, "param_groups", None)
-            for name, n, fan_in in own() if callable(own) else [("all", size, self._width)]:
+            own = param_groups_of(m)
+            for name, n, fan_in in [("all", size, self._width)] if own is None else own:
                 groups.append((f"stage{k + 1}/{name}", n, fan_in))
         return groups
 
@@ -170,9 +178,8 @@ class Staged(Model):
         for k, (m, size) in enumerate(zip(self.members, self._sizes, strict=True)):
             rows = np.flatnonzero(st == k)
             if len(rows):
-                batch = getattr(m, "value_and_grad_batch", None)
-                if callable(batch):
-                    v, g = batch(xs[rows])
+                if isinstance(m, BatchDifferentiable):
+                    v, g = m.value_and_grad_batch(xs[rows])
                 else:
                     pairs = [m.value_and_grad(x) for x in xs[rows]]
                     v = np.array([p[0] for p in pairs])

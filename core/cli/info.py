@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 import attrs
 import click
 
 from mindgames.cli.common import echo_json
+from mindgames.describe import option_rows
 from mindgames.errors import MindgamesError
-from mindgames.registry import get_registry
+from mindgames.registry import get_registry, unknown
+from mindgames.spec import parse_spec
 
 
 def _table(rows: list[dict[str, str]], columns: list[str]) -> str:
@@ -22,40 +25,26 @@ def _table(rows: list[dict[str, str]], columns: list[str]) -> str:
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"components": [...], "failures": [...]}.'
+)
 def plugins(as_json: bool) -> None:
-    """List installed components: name, kind, plugin, distribution and version."""
+    """List installed components: name, kind, plugin, distribution and version; and failures."""
     registry = get_registry()
     rows = registry.rows()
     failures = [attrs.asdict(f) for f in registry.host.failures]
     if as_json:
-        echo_json(rows if not failures else {"components": rows, "failures": failures})
+        echo_json({"components": rows, "failures": failures})
         return
     click.echo(_table(rows, ["name", "kind", "plugin", "distribution", "version"]))
     for f in failures:
         click.echo(f"FAILED  {f['name']} ({f['distribution']}): {f['error']}")
 
 
-def _param_rows(cls: type) -> list[dict[str, str]]:
-    rows = []
-    for field in attrs.fields(cls):
-        if not field.init:
-            continue
-        default = field.default
-        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-            default = default.factory()
-        type_name = getattr(field.type, "__name__", str(field.type))
-        rows.append({"name": field.name, "type": type_name, "default": repr(default)})
-    return rows
-
-
-@click.command()
-@click.argument("game_spec", metavar="GAME")
-@click.option("--json", "as_json", is_flag=True)
-def describe(game_spec: str, as_json: bool) -> None:
-    """Show a game's parameters and its encodings with their columns."""
+def _game_data(spec: str) -> dict[str, Any]:
+    """A game's parameters and its encodings with their columns."""
     registry = get_registry()
-    game = registry.game(game_spec)
+    game = registry.game(spec)
     info = registry.game_info(game.name)
     encodings = []
     for enc_info in registry.encodings_for(game.name):
@@ -64,33 +53,116 @@ def describe(game_spec: str, as_json: bool) -> None:
             {
                 "name": enc_info.name,
                 "columns": list(enc.columns),
-                "options": _param_rows(enc_info.options) if enc_info.options else [],
+                "options": option_rows(enc_info.options) if enc_info.options else [],
                 "description": enc_info.description,
             }
         )
-    data = {
+    return {
+        "kind": "game",
+        "name": game.name,
         "game": game.name,
         "spec": game.spec(),
         "description": info.description,
         "players": list(game.player_names),
-        "parameters": _param_rows(type(game)),
+        "parameters": option_rows(type(game)),
         "encodings": encodings,
     }
-    if as_json:
-        echo_json(data)
-        return
-    click.echo(f"{game.name}: {info.description}".rstrip(": "))
-    click.echo(f"spec: {data['spec']}    players: {' / '.join(game.player_names)}")
-    click.echo("parameters:")
-    for p in data["parameters"]:
-        click.echo(f"  {p['name']} ({p['type']}, default {p['default']})")
+
+
+def _component_data(kind: str, name: str) -> dict[str, Any]:
+    """A searcher's, learner's or model's description and options."""
+    registry = get_registry()
+    data: dict[str, Any] = {"kind": kind, "name": name}
+    if kind == "searcher":
+        searcher = registry.searcher_info(name)
+        data["description"] = searcher.description
+        data["needs_evaluator"] = searcher.cls.needs_evaluator
+        data["options"] = option_rows(searcher.cls)
+    elif kind == "learner":
+        learner = registry.learner_info(name)
+        data["description"] = learner.description
+        data["needs"] = sorted(learner.needs)
+        data["options"] = option_rows(learner.cls)
+    else:
+        model = registry.model_info(name)
+        data["description"] = model.description
+        data["capabilities"] = sorted(model.capabilities)
+        data["default_encoding"] = model.default_encoding
+        data["options"] = option_rows(model.config)
+    return data
+
+
+def _kinds_named(name: str) -> list[str]:
+    """The kinds of component registered under ``name`` (a name may be a game and a model)."""
+    registry = get_registry()
+    tables: dict[str, Any] = {
+        "game": registry.games,
+        "searcher": registry.searchers,
+        "learner": registry.learners,
+        "model": registry.models,
+    }
+    found = [kind for kind, table in tables.items() if name in table]
+    if not found:
+        every = [n for table in tables.values() for n in table]
+        raise unknown("game, searcher, learner or model", name, every)
+    return found
+
+
+def _echo_options(title: str, rows: list[dict[str, str]]) -> None:
+    click.echo(f"{title}:" if rows else f"{title}: none")
+    for row in rows:
+        doc = f"  {row['doc']}" if row["doc"] else ""
+        click.echo(f"  {row['name']} ({row['type']}, default {row['default']}){doc}")
+
+
+def _echo_game(data: dict[str, Any]) -> None:
+    click.echo(f"{data['game']}: {data['description']}".rstrip(": "))
+    click.echo(f"spec: {data['spec']}    players: {' / '.join(data['players'])}")
+    _echo_options("parameters", data["parameters"])
     click.echo("encodings:")
-    for e in encodings:
+    for e in data["encodings"]:
         opts = ", ".join(f"{o['name']}={o['default']}" for o in e["options"])
         click.echo(
             f"  {e['name']} [{len(e['columns'])} columns]" + (f" options: {opts}" if opts else "")
         )
-        click.echo("    " + " ".join(e["columns"]))
+        columns = " ".join(e["columns"])
+        click.echo(textwrap.fill(columns, 96, initial_indent="    ", subsequent_indent="    "))
+
+
+def _echo_component(data: dict[str, Any]) -> None:
+    click.echo(f"{data['kind']} {data['name']}: {data['description']}".rstrip(": "))
+    if "capabilities" in data:
+        click.echo(f"capabilities: {', '.join(data['capabilities']) or 'none'}")
+        if data["default_encoding"]:
+            click.echo(f"default encoding: {data['default_encoding']}")
+    if "needs" in data:
+        click.echo(f"needs a model that is: {', '.join(data['needs']) or 'anything'}")
+    _echo_options("options", data["options"])
+
+
+@click.command()
+@click.argument("spec", metavar="NAME")
+@click.option(
+    "--kind",
+    type=click.Choice(["game", "searcher", "learner", "model"]),
+    help="Which kind, when NAME is registered as more than one.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (a list if several).")
+def describe(spec: str, kind: str | None, as_json: bool) -> None:
+    """Show a game, searcher, learner or model: its options with types, defaults and docs.
+
+    A game (``kalah:pits=4``) also shows its encodings with their columns.
+    """
+    name, _ = parse_spec(spec)
+    kinds = [kind] if kind else _kinds_named(name)
+    found = [_game_data(spec) if k == "game" else _component_data(k, name) for k in kinds]
+    if as_json:
+        echo_json(found[0] if len(found) == 1 else found)
+        return
+    for i, data in enumerate(found):
+        if i:
+            click.echo()
+        (_echo_game if data["kind"] == "game" else _echo_component)(data)
 
 
 def _game_spec(record: dict[str, Any]) -> str:

@@ -29,7 +29,9 @@ def test_version():
 def test_plugins_json_lists_builtins_with_their_distribution():
     out = mindgames("plugins", "--json")
     assert out.returncode == 0, out.stderr
-    rows = json.loads(out.stdout)
+    data = json.loads(out.stdout)
+    assert set(data) == {"components", "failures"} and data["failures"] == []
+    rows = data["components"]
     assert rows, "no built-in components registered"
     assert {r["distribution"] for r in rows} == {"mindgames"}
     # every built-in entry point, plus the encodings the core offers every game
@@ -68,7 +70,8 @@ def test_user_error_is_one_line_exit_2_and_verbose_shows_traceback(tmp_path):
 
 def test_unknown_game_exit_2():
     out = mindgames("describe", "no-such-game")
-    assert out.returncode == 2 and "unknown game 'no-such-game'" in out.stderr
+    assert out.returncode == 2
+    assert "unknown game, searcher, learner or model 'no-such-game'" in out.stderr
 
 
 def test_describe_model_names_the_game_by_its_spec(tmp_path):

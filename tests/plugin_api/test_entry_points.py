@@ -8,13 +8,13 @@ encoding to that game, which it did not write; ``brokenplugin`` raises on import
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+from support.dists import make_dist, run_cli
 
 #: the example plugin distribution that docs/plugins.md describes, used here as it ships
 NIM = (Path(__file__).parents[2] / "examples" / "nim-plugin" / "mindgames_nim.py").read_text()
@@ -43,15 +43,6 @@ EXTRAS = textwrap.dedent(
 BROKEN = "raise ImportError('this plugin is broken on purpose')\n"
 
 
-def make_dist(root: Path, dist: str, module: str, source: str, entry: str) -> None:
-    (root / f"{module}.py").write_text(source)
-    info = root / f"{dist}-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(f"[mindgames]\n{entry} = {module}\n")
-    (info / "RECORD").write_text("")
-
-
 @pytest.fixture
 def site(tmp_path):
     make_dist(tmp_path, "fakenim", "fakenim_plugin", NIM, "nim")
@@ -61,11 +52,7 @@ def site(tmp_path):
 
 
 def run(site: Path, *args: str, strict: bool = False) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(site), MINDGAMES_STRICT_PLUGINS="1" if strict else "0")
-    code = "from mindgames.cli.main import main; main()"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=120
-    )
+    return run_cli(site, *args, strict=strict)
 
 
 def test_third_party_game_is_discovered_listed_and_usable(site):

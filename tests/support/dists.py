@@ -1,0 +1,36 @@
+"""Fake installed distributions and the CLI run in a subprocess that finds them.
+
+A distribution here is a module plus a ``dist-info`` with ``entry_points.txt`` in a directory put
+on ``PYTHONPATH``: importlib.metadata finds it exactly as it finds a pip-installed one, in
+milliseconds and without touching the test environment.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def make_dist(root: Path, dist: str, module: str, source: str, entry: str) -> None:
+    """Write distribution ``dist`` (version 1.0) whose entry point ``entry`` names ``module``."""
+    (root / f"{module}.py").write_text(source)
+    info = root / f"{dist}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[mindgames]\n{entry} = {module}\n")
+    (info / "RECORD").write_text("")
+
+
+def run_cli(
+    site: Path | None, *args: str, strict: bool = False, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``mindgames ARGS`` in a fresh interpreter that also sees the distributions in ``site``."""
+    full = dict(os.environ, MINDGAMES_STRICT_PLUGINS="1" if strict else "0", **env)
+    if site is not None:
+        full["PYTHONPATH"] = os.pathsep.join([str(site), *filter(None, [env.get("PYTHONPATH")])])
+    code = "from mindgames.cli.main import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], env=full, capture_output=True, text=True, timeout=120
+    )
