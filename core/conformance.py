@@ -3,13 +3,18 @@
 Plugin authors run it with ``mindgames check-game NAME``; the project's tests run it on every
 registered game. It plays seeded random games and checks, at every position visited:
 
-* states are hashable and equal to an independent rebuild from their own position text;
+* states are hashable, and the position text parses back to the same position (same text, same
+  side to move, same moves) -- a text that fails to parse is reported as such;
 * ``play`` never mutates its input (the state's hash and text are unchanged afterwards);
 * terminal states have no legal moves, and their returns sum to zero and lie in [-1, 1];
 * non-terminal states have legal moves, and ``to_move`` is 0 or 1;
-* ``children`` equals every legal move paired with its ``play`` (the default), in order;
-* move text and position text round-trip;
-* every encoding returns a finite vector of its declared number of named columns;
+* ``children`` equals every legal move paired with its ``play`` (the default), in order, and
+  ``move_count`` and ``capture_pending`` agree with the legal moves (a capture, in a game that
+  counts its pieces, is a move that removes one);
+* every move text is distinct in its position and parses back to its move;
+* every encoding returns a finite vector of its declared number of named columns, and its fast
+  paths equal it: ``encode_py`` at each position, the batch encoder over each playout;
+* the perft counts a game declares (``Game.known_perft``) hold;
 * the same seed gives the same playout.
 """
 
@@ -23,7 +28,7 @@ import attrs
 import numpy as np
 
 from mindgames.errors import ConformanceError
-from mindgames.game import Encoding, Game, State
+from mindgames.game import CountsPieces, Encoding, Game, State
 
 
 @attrs.frozen
@@ -39,13 +44,19 @@ CHECKS = (
     "hashable states",
     "play does not mutate",
     "terminal states have no moves",
-    "children equal legal moves with play",
     "returns sum to zero",
+    "children equal legal moves with play",
+    "move_count and capture_pending agree with the legal moves",
     "move text round-trips",
     "position text round-trips",
     "encodings have their declared columns",
+    "encode_py and the batch encoder equal encode",
+    "known perft counts",
     "same seed, same playout",
 )
+
+#: how far a fast path's value may differ from ``encode``'s (they may sum in another order)
+TOLERANCE = 1e-9
 
 
 def _fail(game: Game, state: State, what: str) -> ConformanceError:
@@ -56,33 +67,102 @@ def _fail(game: Game, state: State, what: str) -> ConformanceError:
     return ConformanceError(f"{game.name}: {what} (position {where})")
 
 
+def _error(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _move_texts(game: Game, state: State) -> list[str]:
+    return sorted(game.move_text(state, move) for move in game.legal_moves(state))
+
+
+def _check_position_text(game: Game, state: State) -> None:
+    text = game.position_text(state)
+    try:
+        parsed = game.parse_position(text)
+    except Exception as exc:
+        raise _fail(game, state, f"position text {text!r} does not parse ({_error(exc)})") from None
+    if game.position_text(parsed) != text:
+        raise _fail(game, state, "position text does not round-trip")
+    if parsed == state:
+        return
+    if game.to_move(parsed) != game.to_move(state):
+        raise _fail(
+            game,
+            state,
+            f"position text {text!r} parses with player {game.to_move(parsed)} to move, "
+            f"not {game.to_move(state)}",
+        )
+    if _move_texts(game, parsed) != _move_texts(game, state):
+        raise _fail(game, state, f"position text {text!r} parses to a position with other moves")
+
+
+def _check_encoding(game: Game, state: State, enc: Encoding) -> np.ndarray:
+    vec = np.asarray(enc.encode(state))
+    if vec.shape != (enc.width,):
+        raise _fail(
+            game,
+            state,
+            f"encoding {enc.name!r} gave shape {vec.shape}, declared {enc.width} columns",
+        )
+    if not np.all(np.isfinite(vec)):
+        raise _fail(game, state, f"encoding {enc.name!r} gave a non-finite value")
+    if enc.encode_py is not None:
+        fast = np.asarray(enc.encode_py(state), dtype=float)
+        if fast.shape != vec.shape or not np.allclose(fast, vec, rtol=0, atol=TOLERANCE):
+            raise _fail(game, state, f"encoding {enc.name!r}: encode_py differs from encode")
+    return vec
+
+
+def _check_moves(game: Game, state: State, moves: list) -> None:
+    if game.move_count(state) != len(moves):
+        raise _fail(game, state, "move_count disagrees with legal_moves")
+    texts = [game.move_text(state, move) for move in moves]
+    if len(set(texts)) != len(texts):
+        raise _fail(game, state, f"two moves have one text: {sorted(texts)}")
+    for move, mtext in zip(moves, texts, strict=True):
+        try:
+            parsed = game.parse_move(state, mtext)
+        except Exception as exc:
+            raise _fail(
+                game, state, f"move text {mtext!r} does not parse ({_error(exc)})"
+            ) from None
+        if parsed != move:
+            raise _fail(game, state, f"move text {mtext!r} does not round-trip")
+
+
+def _check_captures(game: Game, state: State, kids: list[tuple[object, State]]) -> None:
+    """``capture_pending`` (when overridden): a must-capture position has moves; in a game that
+    counts pieces, it is pending exactly when the moves remove pieces."""
+    if type(game).capture_pending is Game.capture_pending:
+        return
+    pending = game.capture_pending(state)
+    if pending and not kids:
+        raise _fail(game, state, "capture_pending is true where there are no legal moves")
+    if isinstance(game, CountsPieces) and kids:
+        before = game.pieces(state)
+        removes = [game.pieces(child) < before for _, child in kids]
+        if (all(removes) if pending else any(removes)) != pending:
+            raise _fail(game, state, f"capture_pending is {pending} but the moves disagree")
+
+
 def _check_state(game: Game, state: State, encodings: list[Encoding]) -> None:
     try:
         hash(state)
     except TypeError:
         raise _fail(game, state, "state is not hashable") from None
-    text = game.position_text(state)
-    if game.position_text(game.parse_position(text)) != text:
-        raise _fail(game, state, "position text does not round-trip")
+    _check_position_text(game, state)
     if game.to_move(state) not in (0, 1):
         raise _fail(game, state, f"to_move returned {game.to_move(state)!r}")
     for enc in encodings:
-        vec = np.asarray(enc.encode(state))
-        if vec.shape != (enc.width,):
-            raise _fail(
-                game,
-                state,
-                f"encoding {enc.name!r} gave shape {vec.shape}, declared {enc.width} columns",
-            )
-        if not np.all(np.isfinite(vec)):
-            raise _fail(game, state, f"encoding {enc.name!r} gave a non-finite value")
+        _check_encoding(game, state, enc)
     moves = list(game.legal_moves(state))
+    if moves and game.is_terminal(state):
+        raise _fail(game, state, "terminal state has legal moves")
     kids = [(move, child) for move, child in game.children(state)]
     if kids != [(move, game.play(state, move)) for move in moves]:
         raise _fail(game, state, "children differ from legal_moves with play")
+    _check_captures(game, state, kids)
     if game.is_terminal(state):
-        if moves:
-            raise _fail(game, state, "terminal state has legal moves")
         returns = game.returns(state)
         if len(returns) != 2 or not math.isclose(sum(returns), 0.0, abs_tol=1e-9):
             raise _fail(game, state, f"returns {returns!r} do not sum to zero")
@@ -91,12 +171,41 @@ def _check_state(game: Game, state: State, encodings: list[Encoding]) -> None:
         return
     if not moves:
         raise _fail(game, state, "non-terminal state has no legal moves")
-    if game.move_count(state) != len(moves):
-        raise _fail(game, state, "move_count disagrees with legal_moves")
-    for move in moves:
-        mtext = game.move_text(state, move)
-        if game.parse_move(state, mtext) != move:
-            raise _fail(game, state, f"move text {mtext!r} does not round-trip")
+    _check_moves(game, state, moves)
+
+
+def _check_batches(game: Game, states: list[State], encodings: list[Encoding]) -> None:
+    """The batch encoder of each encoding equals ``encode`` row by row over a playout."""
+    for enc in encodings:
+        batch = np.asarray(enc.encode_batch(states))
+        single = np.array([enc.encode(s) for s in states], dtype=float).reshape(-1, enc.width)
+        if batch.shape != single.shape:
+            raise ConformanceError(
+                f"{game.name}: encoding {enc.name!r}: the batch encoder gave shape {batch.shape} "
+                f"for {len(states)} positions, expected {single.shape}"
+            )
+        wrong = np.flatnonzero(~np.all(np.isclose(batch, single, rtol=0, atol=TOLERANCE), axis=1))
+        if len(wrong):
+            raise _fail(
+                game,
+                states[wrong[0]],
+                f"encoding {enc.name!r}: the batch encoder differs from encode",
+            )
+
+
+def _check_perft(game: Game) -> None:
+    """The counts the game declares, by its own ``perft`` and by the generic definition."""
+    for text, counts in game.known_perft():
+        state = game.initial_state() if text is None else game.parse_position(text)
+        for depth, expected in enumerate(counts, 1):
+            got = game.perft(state, depth)
+            generic = Game.perft(game, state, depth) if expected <= 50_000 else got
+            if got != expected or generic != expected:
+                raise _fail(
+                    game,
+                    state,
+                    f"perft {depth} is {got} (generic {generic}), declared {expected}",
+                )
 
 
 def playout(
@@ -134,14 +243,19 @@ def check_game(
 ) -> ConformanceReport:
     """Run the suite; raise ConformanceError at the first broken promise."""
     positions = 0
+    visited: list[State] = []
 
     def visit(state: State) -> None:
         nonlocal positions
         positions += 1
         _check_state(game, state, encodings)
+        visited.append(state)
 
+    _check_perft(game)
     for i in range(playouts):
+        visited.clear()
         first = playout(game, np.random.default_rng([seed, i]), visit)
+        _check_batches(game, visited, encodings)
         again = playout(game, np.random.default_rng([seed, i]))
         if first != again:
             raise ConformanceError(f"{game.name}: the same seed gave two different playouts")

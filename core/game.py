@@ -118,6 +118,11 @@ class Game(ABC):
             return len(moves)
         return sum(self.perft(self.play(state, move), depth - 1) for move in moves)
 
+    def known_perft(self) -> Sequence[tuple[str | None, Sequence[int]]]:
+        """Perft counts this game knows: ``(position text or None for the start, counts at
+        depths 1, 2, ...)``. The conformance suite checks them; the default knows none."""
+        return ()
+
     def solve(self, state: State) -> int:
         """Exact value of ``state`` for the side to move with perfect play by both sides.
 

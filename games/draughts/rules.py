@@ -191,6 +191,10 @@ class Draughts(Game):
         """Leaves of the move tree; like every perft it ignores the draw rules."""
         return engine.perft(state[0], state[1], state[2], state[3], depth)
 
+    def known_perft(self) -> Sequence[tuple[str | None, Sequence[int]]]:
+        """The published counts from the start (the conformance suite checks them)."""
+        return [(None, (7, 49, 302, 1469, 7361))]
+
     def opening_books(self) -> dict[str, Sequence[tuple[str, Sequence[str]]]]:
         from mindgames.games.draughts.ballots import load_ballots
 

@@ -212,6 +212,12 @@ class Kalah(Game):
             return 1
         return perft(self.t, state[0], state[1], depth, self.empty_capture)
 
+    def known_perft(self) -> Sequence[tuple[str | None, Sequence[int]]]:
+        """OpenSpiel mancala's counts for Kalah(6, 4) (the conformance suite checks them)."""
+        if (self.pits, self.seeds, self.empty_capture) != (6, 4, False):
+            return []
+        return [(None, (6, 35, 185, 942, 4690))]
+
     # --- text ------------------------------------------------------------------------------
     def move_text(self, state: KalahState, move: Any) -> str:
         return str(move)

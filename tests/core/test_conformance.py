@@ -1,9 +1,13 @@
-"""The conformance suite passes on every registered game and catches broken ones."""
+"""The conformance suite passes on every registered game and catches each planted bug."""
+
+from __future__ import annotations
 
 import attrs
+import numpy as np
 import pytest
 
-from mindgames.conformance import check_game
+from mindgames import Encoding
+from mindgames.conformance import CHECKS, check_game
 from mindgames.errors import ConformanceError
 from mindgames.registry import get_registry
 
@@ -15,6 +19,7 @@ def test_tictactoe_conforms(registry):
     encs = [registry.encoding(game, e.name) for e in registry.encodings_for("tictactoe")]
     report = check_game(game, encs, playouts=10, seed=1)
     assert report.positions > 50 and report.encodings == ("cells", "material", "progress")
+    assert report.checks == CHECKS
 
 
 @pytest.mark.parametrize("name", sorted(get_registry().games))
@@ -26,10 +31,64 @@ def test_every_registered_game_conforms(name):
     assert report.positions > 5
 
 
+# --- the planted bugs: a tic-tac-toe with one thing wrong each ---------------------------------
+
+
+def _cells(state) -> np.ndarray:
+    board, side = state
+    return np.array([0.0 if c == 0 else (1.0 if c == side + 1 else -1.0) for c in board])
+
+
+def cells(**paths) -> Encoding:
+    """The cells encoding with all three paths; ``paths`` replaces some of them."""
+    fields = {
+        "encode": _cells,
+        "encode_batch_fn": lambda states: np.array([_cells(s) for s in states]).reshape(-1, 9),
+        "encode_py": lambda state: tuple(_cells(state).tolist()),
+        **paths,
+    }
+    return Encoding("cells", tuple(f"c{i}" for i in range(9)), **fields)
+
+
+def _off_batch(states):
+    rows = np.array([_cells(s) for s in states])
+    rows[-1, 0] += 0.5
+    return rows
+
+
+def _inf_when_full(state):
+    vec = _cells(state)
+    return vec + float("inf") if all(state[0]) else vec
+
+
+@attrs.frozen
+class MovesWhenOver(TicTacToe):
+    def legal_moves(self, state):
+        return tuple(i for i in range(9) if state[0][i] == 0)
+
+
 @attrs.frozen
 class NoisyReturns(TicTacToe):
     def returns(self, state):
         return (1.0, 0.0)
+
+
+@attrs.frozen
+class ListBoard(TicTacToe):
+    def initial_state(self):
+        return ([0] * 9, 0)
+
+
+@attrs.frozen
+class SideAlwaysX(TicTacToe):
+    def position_text(self, state):
+        return super().position_text(state)[:9] + " x"
+
+
+@attrs.frozen
+class MoveTextOffByOne(TicTacToe):
+    def move_text(self, state, move):
+        return str(move + 2)
 
 
 @attrs.frozen
@@ -39,15 +98,65 @@ class ReversedChildren(TicTacToe):
 
 
 @attrs.frozen
-class BadText(TicTacToe):
-    def move_text(self, state, move):
-        return "1"
+class WrongMoveCount(TicTacToe):
+    def move_count(self, state):
+        return 9
 
 
-def test_broken_games_are_caught():
-    with pytest.raises(ConformanceError, match="do not sum to zero"):
-        check_game(NoisyReturns(), [], playouts=2)
-    with pytest.raises(ConformanceError, match="does not round-trip"):
-        check_game(BadText(), [], playouts=2)
-    with pytest.raises(ConformanceError, match="children differ"):
-        check_game(ReversedChildren(), [], playouts=2)
+@attrs.frozen
+class CapturesEverywhere(TicTacToe):
+    def pieces(self, state):
+        return sum(1 for c in state[0] if c)
+
+    def capture_pending(self, state):
+        return not self.is_terminal(state)
+
+
+@attrs.frozen
+class WrongPerft(TicTacToe):
+    def known_perft(self):
+        return [(None, (9, 72, 505))]
+
+
+PLANTED = [
+    ("batch encoder differs", TicTacToe, cells(encode_batch_fn=_off_batch), "batch encoder"),
+    (
+        "encode_py differs",
+        TicTacToe,
+        cells(encode_py=lambda s: tuple(reversed(_cells(s).tolist()))),
+        "encode_py differs from encode",
+    ),
+    ("moves at a finished position", MovesWhenOver, None, "terminal state has legal moves"),
+    ("returns not summing to zero", NoisyReturns, None, "do not sum to zero"),
+    (
+        "wrong column count",
+        TicTacToe,
+        attrs.evolve(cells(), columns=tuple(f"c{i}" for i in range(8))),
+        r"gave shape \(9,\), declared 8 columns",
+    ),
+    ("non-finite values", TicTacToe, cells(encode=_inf_when_full), "non-finite"),
+    ("unhashable state", ListBoard, None, "state is not hashable"),
+    ("wrong side in the position text", SideAlwaysX, None, "parses with player 0 to move, not 1"),
+    ("move text off by one", MoveTextOffByOne, None, r"move text '\d+' does not"),
+    ("children in another order", ReversedChildren, None, "children differ"),
+    ("move_count too high", WrongMoveCount, None, "move_count disagrees"),
+    ("capture_pending without captures", CapturesEverywhere, None, "capture_pending is True"),
+    ("a wrong declared perft count", WrongPerft, None, "perft 3 is 504 .*declared 505"),
+]
+
+
+def test_the_sound_game_passes_with_all_three_encoding_paths():
+    @attrs.frozen
+    class KnowsPerft(TicTacToe):
+        def known_perft(self):
+            return [(None, (9, 72, 504, 3024)), ("XO....... x", (7, 42))]
+
+    check_game(KnowsPerft(), [cells()], playouts=5)
+
+
+@pytest.mark.parametrize(
+    ("bug", "cls", "encoding", "message"), PLANTED, ids=[bug for bug, *_ in PLANTED]
+)
+def test_each_planted_bug_is_caught_and_named(bug, cls, encoding, message):
+    with pytest.raises(ConformanceError, match=message):
+        check_game(cls(), [encoding] if encoding else [], playouts=5, seed=0)
