@@ -110,6 +110,17 @@ def append_jsonl(fh: IO[str], record: dict[str, Any]) -> None:
         raise FileError(f"{fh.name}: cannot write: {os_message(exc)}") from None
 
 
+def drop_torn_tail(path: str | Path) -> None:
+    """Cut a last line left half-written by a killed run, so appends start on a fresh line."""
+    p = Path(path)
+    if not p.exists():
+        return
+    data = p.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with p.open("r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+
+
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
     """Every complete record of a JSON Lines file; a torn last line (a killed writer) is dropped.
 

@@ -40,7 +40,7 @@ from mindgames.agent import build_agent
 from mindgames.config import load_toml, located, structure
 from mindgames.errors import ConfigError
 from mindgames.executors import SerialExecutor, default_workers, open_executor
-from mindgames.files import append_jsonl, atomic_write, lock_run, read_jsonl
+from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, lock_run, read_jsonl
 from mindgames.game import Game
 from mindgames.interrupts import stop_on_signals
 from mindgames.match import GameTask, game_seed, play_task
@@ -305,7 +305,7 @@ def play_into(
     with contextlib.ExitStack() as stack:
         fh = None
         if results is not None:
-            _drop_torn_tail(results)
+            drop_torn_tail(results)
             fh = stack.enter_context(results.open("a", encoding="utf-8"))
         executor = stack.enter_context(open_executor(n, scheduler))
         return run_tasks(
@@ -403,14 +403,3 @@ def _prepare(directory: Path, identity: dict[str, Any], resume: bool, total: int
             "use --resume to continue it or a new --out"
         )
     return records
-
-
-def _drop_torn_tail(path: Path) -> None:
-    """Cut a last line left half-written by a killed run, so appends start on a fresh line."""
-    if not path.exists():
-        return
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        cut = data.rfind(b"\n") + 1
-        with path.open("r+b") as fh:
-            fh.truncate(cut)

@@ -52,6 +52,26 @@ def progress(total: int, label: str, quiet: bool) -> Iterator[Callable[[dict[str
         yield update
 
 
+@contextlib.contextmanager
+def resumable_progress(
+    label: str, unit: str, quiet: bool
+) -> Iterator[tuple[Callable[[int, int], None], Callable[[dict[str, Any]], None]]]:
+    """Progress of a resumable run whose length is known only once its files are read.
+
+    Yields ``(on_start(done, todo), on_record(record))``: ``on_start`` says what a resume skips
+    (``done`` of ``unit``) and starts a bar of ``todo`` games; ``on_record`` advances it.
+    """
+    updates: list[Callable[[dict[str, Any]], None]] = []
+    with contextlib.ExitStack() as stack:
+
+        def on_start(done: int, todo: int) -> None:
+            if done and not quiet:
+                click.echo(f"resuming: {done} {unit} done, {todo} games to play", err=True)
+            updates.append(stack.enter_context(progress(todo, label, quiet)))
+
+        yield on_start, lambda record: updates[0](record) if updates else None
+
+
 def parse_sprt(text: str | None) -> Sprt | None:
     """``ELO0,ELO1[,ALPHA,BETA]`` -> Sprt."""
     if text is None:
@@ -181,21 +201,14 @@ def tournament(
     the_plan = plan(cfg, registry, seed=seed, where=config, base=Path(config).parent)
     directory = Path(out) if out is not None else Path("runs") / Path(config).stem
     # the bar's length is known only once the run directory has been read
-    updates: list[Callable[[dict[str, Any]], None]] = []
-    with resumable(), contextlib.ExitStack() as stack:
-
-        def on_start(done: int, todo: int) -> None:
-            if done and not as_json:
-                click.echo(f"resuming: {done} games done, {todo} to play", err=True)
-            updates.append(stack.enter_context(progress(todo, "tournament", as_json)))
-
+    with resumable(), resumable_progress("tournament", "games", as_json) as (on_start, on_record):
         outcome = play_tournament(
             the_plan,
             directory,
             resume=resume,
             workers=workers,
             scheduler=scheduler,
-            on_record=lambda r: updates[0](r) if updates else None,
+            on_record=on_record,
             on_start=on_start,
         )
     report = outcome.report

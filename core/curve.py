@@ -1,0 +1,226 @@
+"""Learning curves: every snapshot of a training run played against one fixed reference agent.
+
+A run directory (``core/training.py``) holds ``snapshots/<games>.npz`` and ``model.npz``. Each of
+them plays a match of paired games (``tournament.match_plan``: the same openings and game seeds
+for every snapshot, so the points differ by the model alone) as
+``alphabeta:depth=D,eval=@SNAPSHOT`` against the reference, on one executor for the whole curve,
+and is rated by the match report (``report.build_report``, Elo anchored on the reference).
+One JSON line per point goes to ``curve.jsonl`` as its match ends; a rerun with the same
+settings skips the points already there, so a killed curve run resumes. Core code: it never
+imports a concrete game, model or learner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from mindgames.errors import ConfigError
+from mindgames.executors import default_workers, open_executor
+from mindgames.files import append_jsonl, drop_torn_tail, lock_file, make_directory, read_jsonl
+from mindgames.interrupts import stop_on_signals
+from mindgames.matches import match_plan
+from mindgames.modelfile import read_model_file
+from mindgames.registry import Registry, get_registry
+from mindgames.report import build_report
+from mindgames.spec import format_spec
+from mindgames.tournament import run_tasks
+from mindgames.training import MODEL_FILE, read_history, snapshots
+
+CURVE_FILE = "curve.jsonl"
+#: the keys of a curve line that say how it was measured; a resume must use the same ones
+SETTINGS = ("vs", "depth", "match_games", "seed", "max_plies")
+
+
+@attrs.frozen
+class CurveSettings:
+    """How each point is measured: the reference agent, the snapshot's depth, games, seed."""
+
+    vs: str
+    match_games: int = 200
+    depth: int = 2
+    seed: int = 0
+    max_plies: int = 400
+
+    def as_dict(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+@attrs.frozen
+class Point:
+    """One model of a run: the games trained (None if unknown), its file, whether it's final."""
+
+    games: int | None
+    path: Path
+    final: bool
+
+
+def points(directory: str | Path) -> list[Point]:
+    """The snapshots of a run, then its ``model.npz`` unless the last snapshot already is it.
+
+    The final model counts as already snapshotted when the last snapshot has as many games as
+    the run's last history row.
+    """
+    run = Path(directory)
+    found = [Point(games, path, False) for games, path in snapshots(run)]
+    final = run / MODEL_FILE
+    if final.exists():
+        history = read_history(run)
+        games = history[-1].get("games") if history else None
+        if not (found and games is not None and found[-1].games == games):
+            found.append(Point(games if isinstance(games, int) else None, final, True))
+    if not found:
+        raise ConfigError(f"{run}: no snapshots and no {MODEL_FILE}: not a training run")
+    return found
+
+
+def training_seconds(directory: str | Path) -> dict[int, float]:
+    """Training time so far at each history row's games count (``elapsed``), when recorded."""
+    out = {}
+    for row in read_history(directory):
+        if isinstance(row.get("games"), int) and isinstance(row.get("elapsed"), (int, float)):
+            out[row["games"]] = float(row["elapsed"])
+    return out
+
+
+def game_spec(path: Path, registry: Registry) -> str:
+    """The spec string of the game a model file was trained for."""
+    record = read_model_file(path)[0]["game"]
+    game = registry.game_from(record["name"], record.get("params", {}), where=f"{path}: game")
+    return game.spec()
+
+
+def done_points(out: Path, settings: CurveSettings) -> dict[str, dict[str, Any]]:
+    """The curve lines already in ``out`` by model; refuses lines measured with other settings."""
+    done = {}
+    wanted = settings.as_dict()
+    for number, line in enumerate(read_jsonl(out), 1):
+        if {k: line.get(k) for k in SETTINGS} != wanted:
+            raise ConfigError(
+                f"{out}:{number}: measured with other settings "
+                f"({', '.join(f'{k}={line.get(k)!r}' for k in SETTINGS)}); "
+                "give the same ones to resume, or another --out"
+            )
+        done[str(line["model"])] = line
+    return done
+
+
+def measure(
+    directory: str | Path,
+    settings: CurveSettings,
+    *,
+    out: str | Path | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    registry: Registry | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+    on_game: Callable[[dict[str, Any]], None] | None = None,
+    on_point: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play every point of the run not yet in ``out``; return all lines, fewest games first."""
+    run = Path(directory)
+    registry = registry or get_registry()
+    out_path = Path(out) if out is not None else run / CURVE_FILE
+    todo_points = points(run)
+    make_directory(out_path.parent)
+    with (
+        lock_file(out_path.parent / f".{out_path.name}.lock", str(out_path)),
+        stop_on_signals(graceful=False),
+    ):
+        done = done_points(out_path, settings)
+        todo = [p for p in todo_points if _label(run, p) not in done]
+        matches = [(p, _plan(run, p, settings, registry)) for p in todo]
+        if on_start is not None:
+            on_start(len(done), sum(len(plan.tasks) for _, plan in matches))
+        seconds = training_seconds(run)
+        if matches:
+            n = min(workers or default_workers(), max(len(plan.tasks) for _, plan in matches))
+            drop_torn_tail(out_path)
+            with (
+                out_path.open("a", encoding="utf-8") as fh,
+                open_executor(n, scheduler) as executor,
+            ):
+                for point, plan in matches:
+                    records = run_tasks(
+                        plan.tasks,
+                        executor,
+                        None,
+                        registry=registry,
+                        on_record=on_game,
+                        window=max(16, 4 * n),
+                    )
+                    line = _line(run, point, settings, plan.agents, records, seconds)
+                    append_jsonl(fh, line)
+                    done[line["model"]] = line
+                    if on_point is not None:
+                        on_point(line)
+    order = {_label(run, p): i for i, p in enumerate(todo_points)}
+    return sorted(done.values(), key=lambda line: order.get(line["model"], len(order)))
+
+
+def _label(run: Path, point: Point) -> str:
+    return point.path.relative_to(run).as_posix()
+
+
+def _plan(run: Path, point: Point, settings: CurveSettings, registry: Registry) -> Any:
+    agent = format_spec("alphabeta", {"depth": settings.depth, "eval": f"@{point.path.resolve()}"})
+    return match_plan(
+        registry,
+        game_spec(point.path, registry),
+        agent,
+        settings.vs,
+        games=settings.match_games,
+        seed=settings.seed,
+        max_plies=settings.max_plies,
+    )
+
+
+def _line(
+    run: Path,
+    point: Point,
+    settings: CurveSettings,
+    agents: Sequence[str],
+    records: Sequence[dict[str, Any]],
+    seconds: dict[int, float],
+) -> dict[str, Any]:
+    """The curve line of one point: its training games and time, W/D/L, Elo and interval."""
+    report = build_report(agents, records, anchor=agents[1])
+    pairing = report["pairings"][0]
+    rating = next(s for s in report["standings"] if s["agent"] == agents[0])
+    return {
+        "model": _label(run, point),
+        "games": point.games,
+        "final": point.final,
+        "seconds": seconds.get(point.games) if point.games is not None else None,
+        "played": report["games"],
+        "wins": pairing["wins"],
+        "draws": pairing["draws"],
+        "losses": pairing["losses"],
+        "score": pairing["score"] / max(1, pairing["games"]),
+        "elo": rating["elo"],
+        "elo_low": rating["elo_low"],
+        "elo_high": rating["elo_high"],
+        "los": pairing["los"],
+        "pentanomial": pairing["pentanomial"],
+        "elo_regularised": report["elo_regularised"],
+        **settings.as_dict(),
+    }
+
+
+def table(lines: Sequence[dict[str, Any]]) -> str:
+    """A plain-text table of a curve: games, seconds, W-D-L, score, Elo [95%]."""
+    rows = [f"{'games':>9}  {'seconds':>8}  {'W-D-L':>13}  {'score':>5}  elo [95%]"]
+    for line in lines:
+        games = "?" if line["games"] is None else str(line["games"])
+        if line["final"]:
+            games += "*"
+        secs = "" if line["seconds"] is None else f"{line['seconds']:.1f}"
+        wdl = f"{line['wins']}-{line['draws']}-{line['losses']}"
+        rows.append(
+            f"{games:>9}  {secs:>8}  {wdl:>13}  {line['score']:>5.3f}  "
+            f"{line['elo']:+.0f} [{line['elo_low']:+.0f}, {line['elo_high']:+.0f}]"
+        )
+    return "\n".join(rows)

@@ -1,0 +1,101 @@
+"""``mindgames curve`` on a tiny real Kalah training run: one line per model, resumable."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mindgames.agent import build_evaluator
+from mindgames.curve import points
+from mindgames.files import read_jsonl
+from mindgames.registry import get_registry
+from mindgames.training import run, save_snapshot
+
+from support.cli import one_line_error
+from support.cli import run as mindgames
+
+CONFIG = """\
+game = "kalah:pits=3,seeds=3"
+seed = 1
+
+[eval]
+model = "mlp"
+encoding = "kalah14"
+hidden = [5]
+
+[learner]
+name = "td"
+games = 100
+batch = 50
+checkpoint_every = 50
+"""
+EVAL = {"model": "mlp", "encoding": "kalah14", "hidden": [5]}
+VS = "greedy:eval=material"
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    """A trained run, plus a snapshot of the untrained net at 0 games."""
+    base = tmp_path_factory.mktemp("curve")
+    (base / "tiny.toml").write_text(CONFIG, encoding="utf-8")
+    done = run(base / "tiny.toml", out=base / "run")
+    registry = get_registry()
+    game = registry.game("kalah:pits=3,seeds=3")
+    save_snapshot(done.directory, game, build_evaluator(registry, game, EVAL, seed=1), 0)
+    return done.directory
+
+
+def curve(run_dir, *extra):
+    return mindgames("curve", str(run_dir), "--vs", VS, "--games", "10", "--json", *extra)
+
+
+@pytest.fixture(scope="module")
+def measured(run_dir):
+    """The curve of the run, measured once on a real process pool."""
+    return curve(run_dir, "--workers", "2")
+
+
+def test_every_model_of_the_run_gets_one_line_with_its_result(run_dir, measured):
+    models = points(run_dir)
+    assert models[0].games == 0 and models[-1].games == 100
+    assert [p.final for p in models] == [False] * (len(models) - 1) + [models[-1].final]
+    result = measured
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(text) for text in result.stdout.splitlines()]
+    assert lines == read_jsonl(run_dir / "curve.jsonl")
+    assert [line["games"] for line in lines] == [p.games for p in models]
+    for line in lines:
+        assert line["wins"] + line["draws"] + line["losses"] == line["played"] == 10
+        assert line["elo_low"] <= line["elo"] <= line["elo_high"]
+        assert line["vs"] == VS and line["depth"] == 2 and line["match_games"] == 10
+    assert lines[0]["seconds"] is None  # no history row at 0 games
+    assert lines[-1]["seconds"] > 0  # from history.jsonl's elapsed
+
+
+def test_a_killed_curve_resumes_without_replaying_finished_points(run_dir, measured, tmp_path):
+    out = tmp_path / "curve.jsonl"
+    out.write_text((run_dir / "curve.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    whole = read_jsonl(out)
+    text = out.read_text(encoding="utf-8").splitlines(keepends=True)
+    out.write_text(text[0] + text[1][: len(text[1]) // 2], encoding="utf-8")  # killed mid-line
+    again = curve(run_dir, "--workers", "1", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert read_jsonl(out) == whole  # the same games (serial now), replayed for the lost points
+    assert len(out.read_text(encoding="utf-8").splitlines()) == len(whole)
+    done = mindgames("curve", str(run_dir), "--vs", VS, "--games", "10", "--out", str(out))
+    assert f"resuming: {len(whole)} points done, 0 games to play" in done.stderr
+    assert done.stdout.splitlines()[1].split()[0] == "games"
+
+
+def test_other_settings_or_a_directory_without_models_are_one_line_errors(run_dir, measured):
+    out = run_dir / "curve.jsonl"
+    other = mindgames("curve", str(run_dir), "--vs", VS, "--games", "12", "--out", str(out))
+    one_line_error(
+        other,
+        f"{out}:1: measured with other settings (vs={VS!r}, depth=2, match_games=10, seed=0, "
+        "max_plies=400); give the same ones to resume, or another --out",
+    )
+    empty = mindgames("curve", str(run_dir / "snapshots"), "--vs", VS)
+    one_line_error(empty, "snapshots: no snapshots and no model.npz: not a training run")
+
