@@ -74,12 +74,18 @@ def _start_worker(parent: int) -> None:
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel what is queued and terminate the workers without waiting for running games."""
-    pool.shutdown(wait=False, cancel_futures=True)
+    """Terminate the workers without waiting for running games; queued ones fail as broken."""
     # the executor keeps its worker processes in a private table; there is no public way
-    for process in list(getattr(pool, "_processes", {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    # futures are not cancelled here: Python 3.11's pool then fails them all as broken, where
+    # a cancelled one makes its manager thread die with InvalidStateError
+    pool.shutdown(wait=False)
+    for process in processes:
         with contextlib.suppress(OSError, ValueError):
             process.terminate()
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            process.join(timeout=2)
 
 
 def _single_threaded_workers() -> None:

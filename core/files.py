@@ -17,7 +17,13 @@ from typing import IO, Any
 
 import numpy as np
 
-from mindgames.errors import FileError, MindgamesError, os_message
+from mindgames.errors import FileError, MindgamesError
+
+
+def _reason(exc: OSError) -> str:
+    """The system's reason for an OSError, without the file name (the caller names the file)."""
+    return exc.strerror or str(exc)
+
 
 #: the array of an ``.npz`` file that holds its JSON metadata record (UTF-8 bytes as uint8)
 META = "__meta__"
@@ -35,7 +41,7 @@ def atomic_write(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise FileError(f"{target}: cannot write: {os_message(exc)}") from None
+        raise FileError(f"{target}: cannot write: {_reason(exc)}") from None
     try:
         with os.fdopen(fd, mode) as fh:
             yield fh
@@ -46,7 +52,7 @@ def atomic_write(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         if isinstance(exc, OSError):  # a full disk, a file-size limit: one line, file unchanged
-            raise FileError(f"{target}: cannot write: {os_message(exc)}") from None
+            raise FileError(f"{target}: cannot write: {_reason(exc)}") from None
         raise
 
 
@@ -102,12 +108,14 @@ def read_npz(
 
 def append_jsonl(fh: IO[str], record: dict[str, Any]) -> None:
     """Append one JSON record as a line and flush it, so a killed run loses nothing written."""
+    data = (json.dumps(record, sort_keys=True) + "\n").encode("utf-8")
     try:
-        fh.write(json.dumps(record, sort_keys=True) + "\n")
         fh.flush()
+        while data:  # straight to the descriptor: a failed write leaves nothing buffered
+            data = data[os.write(fh.fileno(), data) :]
         os.fsync(fh.fileno())
     except OSError as exc:  # what was written before stays; a torn last line is dropped on reading
-        raise FileError(f"{fh.name}: cannot write: {os_message(exc)}") from None
+        raise FileError(f"{fh.name}: cannot write: {_reason(exc)}") from None
 
 
 def drop_torn_tail(path: str | Path) -> None:
@@ -158,7 +166,7 @@ def make_directory(path: str | Path) -> Path:
             f"{p}: cannot create the directory: a file of that name is in the way"
         ) from None
     except OSError as exc:
-        raise FileError(f"{p}: cannot create the directory: {os_message(exc)}") from None
+        raise FileError(f"{p}: cannot create the directory: {_reason(exc)}") from None
     return p
 
 
@@ -174,7 +182,7 @@ def lock_file(path: str | Path, what: str) -> Iterator[None]:
     try:
         fh = p.open("a+", encoding="utf-8")
     except OSError as exc:
-        raise FileError(f"{what}: cannot lock: {os_message(exc)}") from None
+        raise FileError(f"{what}: cannot lock: {_reason(exc)}") from None
     with fh:
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

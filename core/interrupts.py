@@ -5,9 +5,10 @@ resume, instead of dying with "Aborted!" or a traceback.
 
 * ``graceful=False`` (tournaments, matches: every finished game is already on disk): the first
   signal raises ``Interrupted`` at once in the main thread;
-* ``graceful=True`` (training): the first signal only sets a flag, which the run reads with
-  ``stop_requested()`` at its next safe point (the end of a batch, after a checkpoint), then
-  raises ``Interrupted`` itself; a second signal raises at once.
+* ``graceful=True`` (training): the first signal only sets a flag. The learner reads it with
+  ``stop_requested()`` when it decides whether to checkpoint, checkpoints, and reports its
+  row; the row's report then raises ``Interrupted`` (a learner that never asks is stopped one
+  row later, from its last regular checkpoint). A second signal raises at once.
 """
 
 from __future__ import annotations
@@ -23,11 +24,28 @@ from mindgames.errors import Interrupted
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 _received: list[str] = []
+_seen: list[bool] = []
 
 
 def stop_requested() -> bool:
-    """Whether SIGINT or SIGTERM arrived since the current run started."""
+    """Whether SIGINT or SIGTERM arrived since the current run started.
+
+    A learner asks this before deciding to checkpoint; a True answer is remembered
+    (``acknowledged``), so the run stops right after the row that follows the checkpoint.
+    """
+    if _received:
+        _seen[:] = [True]
     return bool(_received)
+
+
+def pending() -> bool:
+    """Whether a signal arrived (without acknowledging it, unlike ``stop_requested``)."""
+    return bool(_received)
+
+
+def acknowledged() -> bool:
+    """Whether the run has seen the pending signal through ``stop_requested``."""
+    return bool(_seen)
 
 
 def signal_name() -> str:
@@ -49,6 +67,7 @@ def stop_on_signals(*, graceful: bool) -> Iterator[None]:
             raise Interrupted(f"interrupted by {signal_name()}")
 
     _received.clear()
+    _seen.clear()
     before = {number: signal.signal(number, handle) for number in SIGNALS}
     try:
         yield
@@ -56,3 +75,4 @@ def stop_on_signals(*, graceful: bool) -> Iterator[None]:
         for number, handler in before.items():
             signal.signal(number, handler)
         _received.clear()
+        _seen.clear()

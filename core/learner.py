@@ -13,7 +13,10 @@ import numpy as np
 from mindgames.game import Game
 from mindgames.model import Evaluator
 
-#: called with one history row after each generation / phase / batch of games
+#: called with one history row after each generation / phase / batch of games. A row's first
+#: field counts the work done (games, generation, phase) and grows row by row. The call may
+#: raise ``Interrupted`` (SIGINT/SIGTERM): a learner checkpoints before reporting a row when
+#: ``mindgames.interrupts.stop_requested()`` says so, and lets the exception through.
 Progress = Callable[[dict[str, Any]], None]
 
 

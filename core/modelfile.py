@@ -91,6 +91,15 @@ def read_model_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndar
             meta[key]
     except (KeyError, TypeError, AttributeError) as exc:
         raise ModelFileError(f"{p}: metadata record lacks {exc}") from None
+    for name, array in arrays.items():
+        if array.dtype.kind not in "biuf":
+            raise ModelFileError(f"{p}: array {name!r} is not numeric ({array.dtype})")
+        bad = int(array.size - np.count_nonzero(np.isfinite(array)))
+        if bad:
+            raise ModelFileError(
+                f"{p}: array {name!r} holds {bad} non-finite value(s) (NaN or infinity); "
+                "the model is broken (a diverged training?)"
+            )
     return meta, arrays
 
 

@@ -218,29 +218,29 @@ def run_tasks(
         if on_record is not None:
             on_record(record)
 
-    try:
-        while (todo or inflight) and not stopped:
-            while todo and len(inflight) < window:
-                task = todo.popleft()
-                args: tuple[Any, ...] = (task.as_dict(), registry) if serial else (task.as_dict(),)
-                inflight[executor.submit(play_task, *args)] = task
-            done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: inflight[f].index):
-                inflight.pop(future)
-                record = future.result()
-                if stop is None:
-                    emit(record)
-                else:
-                    finished[record["index"]] = record
-            while stop is not None and cursor < len(order) and order[cursor] in finished:
-                emit(finished.pop(order[cursor]))
-                cursor += 1
-                if stop(kept):
-                    stopped = True
-                    break
-    finally:
-        for future in inflight:
-            future.cancel()
+    # On an error or a signal the owner of the executor stops it (open_executor terminates a
+    # pool's workers); futures are cancelled here only when ``stop`` ends the run early.
+    while (todo or inflight) and not stopped:
+        while todo and len(inflight) < window:
+            task = todo.popleft()
+            args: tuple[Any, ...] = (task.as_dict(), registry) if serial else (task.as_dict(),)
+            inflight[executor.submit(play_task, *args)] = task
+        done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+        for future in sorted(done, key=lambda f: inflight[f].index):
+            inflight.pop(future)
+            record = future.result()
+            if stop is None:
+                emit(record)
+            else:
+                finished[record["index"]] = record
+        while stop is not None and cursor < len(order) and order[cursor] in finished:
+            emit(finished.pop(order[cursor]))
+            cursor += 1
+            if stop(kept):
+                stopped = True
+                break
+    for future in inflight:
+        future.cancel()
     return kept
 
 

@@ -38,7 +38,7 @@ from mindgames.config import load_toml, located, structure
 from mindgames.errors import ConfigError, FileError, Interrupted, MindgamesError
 from mindgames.files import append_jsonl, atomic_write, lock_run, read_jsonl
 from mindgames.game import Game
-from mindgames.interrupts import signal_name, stop_on_signals, stop_requested
+from mindgames.interrupts import acknowledged, pending, signal_name, stop_on_signals
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import Evaluator, require
 from mindgames.registry import Registry, get_registry
@@ -175,6 +175,7 @@ class HistoryFile:
         self.progress = progress
         self.rows = 0
         self._cut = resume
+        self._stopping = False
         if not resume:
             path.unlink(missing_ok=True)
         self._fh: Any = None
@@ -191,8 +192,9 @@ class HistoryFile:
         self.rows += 1
         if self.progress is not None:
             self.progress(row)
-        if stop_requested():
+        if acknowledged() or self._stopping:  # the learner checkpointed first, or never will
             raise Interrupted(f"interrupted by {signal_name()} after {self.rows} history rows")
+        self._stopping = pending()
 
     def rewrite(self, rows: Sequence[dict[str, Any]]) -> None:
         with atomic_write(self.path, "w") as fh:

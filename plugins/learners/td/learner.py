@@ -13,6 +13,7 @@ import numpy as np
 from attrs import validators as v
 
 from mindgames.game import Game, Move, State
+from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import DIFFERENTIABLE, Evaluator
 from mindgames.plugins.learners.td import selfplay
@@ -146,7 +147,7 @@ class TDLearner(Learner):
             elapsed += seconds
             row.update({"seconds": round(seconds, 4), "elapsed": round(elapsed, 3)})
             history.append(row)
-            if crossed or played >= self.games:
+            if crossed or played >= self.games or stop_requested():  # Ctrl-C: save, then stop
                 extra = {"games": played, "clones": clones, "elapsed": elapsed}
                 save_checkpoint(path, self, model, clone, rng, update.velocity, extra, history)
             if progress is not None:
