@@ -1,0 +1,32 @@
+"""``mindgames new-game NAME``: write the skeleton of a game plugin distribution."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from mindgames.scaffold import write_skeleton
+
+
+@click.command("new-game")
+@click.argument("name")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where to write it (new or empty); default ./mindgames-NAME.",
+)
+def new_game(name: str, directory: Path | None) -> None:
+    """Write a plugin distribution for a new game: pyproject, game, encoding, test, README."""
+    target = directory or Path(f"mindgames-{name.replace('_', '-')}")
+    written = write_skeleton(name, target)
+    for path in written:
+        click.echo(f"wrote {path}")
+    click.echo(
+        f"next: fill in each NotImplementedError, then `pip install -e {target}` and "
+        f"`mindgames check-game {name}`"
+    )
+
+
+COMMANDS = (new_game,)
