@@ -81,8 +81,8 @@ def option_rows(cls: type) -> list[dict[str, str]]:
     for field in attrs.fields(cls):
         if not field.init:
             continue
-        doc = field.metadata.get("doc") or comments.get(field.name) or _docstring_doc(
-            cls, field.name
+        doc = (
+            field.metadata.get("doc") or comments.get(field.name) or _docstring_doc(cls, field.name)
         )
         rows.append(
             {

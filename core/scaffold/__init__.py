@@ -62,7 +62,10 @@ def optional_notes() -> str:
         method = getattr(Game, name)
         lines.append(f"    # {name}{_signature(method)}")
         lines += textwrap.wrap(
-            _first_paragraph(method), 96, initial_indent="    #     ", subsequent_indent="    #     "
+            _first_paragraph(method),
+            96,
+            initial_indent="    #     ",
+            subsequent_indent="    #     ",
         )
     return "\n".join(lines)
 
