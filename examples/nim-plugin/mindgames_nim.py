@@ -1,21 +1,29 @@
 """Nim as a third-party mindgames plugin: take 1-3 objects from one heap; taking the last wins.
 
-The example of docs/plugins.md: a game and an encoding, registered through the ``mindgames``
+The example of docs/plugins.md: a game and two encodings, registered through the ``mindgames``
 entry point of this distribution and nothing else.
 """
+
 import attrs
 import numpy as np
 
 from mindgames import Encoding, EncodingInfo, Game, GameInfo, NotationError, hookimpl
 
 
+def _positive_heaps(instance, attribute, heaps):
+    """A validator: `mindgames moves nim:heaps=[0]` prints this message as one line."""
+    if not heaps or any(h < 1 for h in heaps):
+        raise ValueError(f"heaps must be one or more positive sizes, got {list(heaps)}")
+
+
 @attrs.frozen
 class Nim(Game):
-    name = "nim"
-    heaps: tuple[int, ...] = (1, 2, 3)
+    name = "nim"  # the registry name: GameInfo must use the same
+    player_names = ("A", "B")
+    heaps: tuple[int, ...] = attrs.field(default=(1, 2, 3), validator=_positive_heaps)
 
     def initial_state(self):
-        return (tuple(self.heaps), 0)
+        return (tuple(self.heaps), 0)  # (heaps, player to move)
 
     def to_move(self, state):
         return state[1]
@@ -31,7 +39,7 @@ class Nim(Game):
     def is_terminal(self, state):
         return not any(state[0])
 
-    def returns(self, state):
+    def returns(self, state):  # the player who cannot move has lost
         return (-1.0, 1.0) if state[1] == 0 else (1.0, -1.0)
 
     def progress(self, state):
@@ -41,7 +49,7 @@ class Nim(Game):
         return f"{move[0] + 1}:{move[1]}"
 
     def parse_move(self, state, text):
-        return self.find_move(state, text)
+        return self.find_move(state, text)  # generic: match the canonical text
 
     def position_text(self, state):
         return ",".join(map(str, state[0])) + (" a" if state[1] == 0 else " b")
@@ -56,10 +64,37 @@ class Nim(Game):
     def render(self, state):
         return "\n".join("|" * h for h in state[0])
 
+    def known_perft(self):
+        return [("2,1 a", (3, 5, 3))] if self.heaps == (1, 2, 3) else []
+
 
 def heaps(game, options):
-    cols = tuple(f"heap{i + 1}" for i in range(len(game.heaps)))
-    return Encoding("heaps", cols, lambda s: np.array(s[0], dtype=float))
+    columns = tuple(f"heap{i + 1}" for i in range(len(game.heaps)))
+    return Encoding("heaps", columns, lambda state: np.array(state[0], dtype=float))
+
+
+def _winning(state):
+    """+1 when the side to move wins with perfect play (the heaps' sizes mod 4 do not xor to 0)."""
+    nimsum = 0
+    for heap in state[0]:
+        nimsum ^= heap % 4
+    return 1.0 if nimsum else -1.0
+
+
+def material(game, options):
+    """The heuristic the `material` model sums: here, who wins with perfect play.
+
+    All three paths of an Encoding: ``encode`` (numpy, one state), ``encode_batch_fn`` (a 2-D
+    array, for training) and ``encode_py`` (Python floats, for search leaves). check-game holds
+    the fast ones equal to ``encode``.
+    """
+    return Encoding(
+        "material",
+        ("winning",),
+        encode=lambda state: np.array([_winning(state)]),
+        encode_batch_fn=lambda states: np.array([[_winning(s)] for s in states]).reshape(-1, 1),
+        encode_py=lambda state: (_winning(state),),
+    )
 
 
 @hookimpl
@@ -69,4 +104,4 @@ def mindgames_games():
 
 @hookimpl
 def mindgames_encodings():
-    return [EncodingInfo("nim", "heaps", heaps)]
+    return [EncodingInfo("nim", "heaps", heaps), EncodingInfo("nim", "material", material)]

@@ -79,6 +79,7 @@ def test_third_party_game_is_discovered_listed_and_usable(site):
     encodings = {e["name"]: e["columns"] for e in json.loads(described.stdout)["encodings"]}
     assert encodings == {
         "heaps": ["heap1", "heap2", "heap3"],
+        "material": ["winning"],
         "nimsum": ["nimsum"],
         "progress": ["plies"],  # offered by the core for every game
     }

@@ -16,7 +16,8 @@ from pathlib import Path
 def make_dist(root: Path, dist: str, module: str, source: str, entry: str) -> None:
     """Write distribution ``dist`` (version 1.0) whose entry point ``entry`` names ``module``."""
     (root / f"{module}.py").write_text(source)
-    info = root / f"{dist}-1.0.dist-info"
+    # the folder's name is the normalized one: "mindgames-nim-1.0" would read as mindgames 1.0
+    info = root / f"{dist.replace('-', '_')}-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(f"[mindgames]\n{entry} = {module}\n")
@@ -24,7 +25,7 @@ def make_dist(root: Path, dist: str, module: str, source: str, entry: str) -> No
 
 
 def run_cli(
-    site: Path | None, *args: str, strict: bool = False, **env: str
+    site: Path | None, *args: str, strict: bool = False, cwd: Path | None = None, **env: str
 ) -> subprocess.CompletedProcess[str]:
     """``mindgames ARGS`` in a fresh interpreter that also sees the distributions in ``site``."""
     full = dict(os.environ, MINDGAMES_STRICT_PLUGINS="1" if strict else "0", **env)
@@ -32,5 +33,10 @@ def run_cli(
         full["PYTHONPATH"] = os.pathsep.join([str(site), *filter(None, [env.get("PYTHONPATH")])])
     code = "from mindgames.cli.main import main; main()"
     return subprocess.run(
-        [sys.executable, "-c", code, *args], env=full, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", code, *args],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
     )
