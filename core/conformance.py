@@ -11,6 +11,7 @@ registered game. It plays seeded random games and checks, at every position visi
 * ``children`` equals every legal move paired with its ``play`` (the default), in order, and
   ``move_count`` and ``capture_pending`` agree with the legal moves (a capture, in a game that
   counts its pieces, is a move that removes one);
+* a game that declares ``turns_alternate`` passes the turn with every move;
 * every move text is distinct in its position and parses back to its move;
 * every encoding returns a finite vector of its declared number of named columns, and its fast
   paths equal it: ``encode_py`` at each position, the batch encoder over each playout;
@@ -46,6 +47,7 @@ CHECKS = (
     "terminal states have no moves",
     "returns sum to zero",
     "children equal legal moves with play",
+    "declared alternating turns alternate",
     "move_count and capture_pending agree with the legal moves",
     "move text round-trips",
     "position text round-trips",
@@ -162,6 +164,8 @@ def _check_state(game: Game, state: State, encodings: list[Encoding]) -> None:
     if kids != [(move, game.play(state, move)) for move in moves]:
         raise _fail(game, state, "children differ from legal_moves with play")
     _check_captures(game, state, kids)
+    if game.turns_alternate and any(game.to_move(c) == game.to_move(state) for _, c in kids):
+        raise _fail(game, state, "a move keeps the turn, but the game declares turns_alternate")
     if game.is_terminal(state):
         returns = game.returns(state)
         if len(returns) != 2 or not math.isclose(sum(returns), 0.0, abs_tol=1e-9):

@@ -34,6 +34,9 @@ class Game(ABC):
     player_names: ClassVar[tuple[str, str]] = ("First", "Second")
     #: whether ``solve`` values positions exactly (an optional capability; Kalah has it)
     solvable: ClassVar[bool] = False
+    #: whether every move passes the turn (draughts: yes; Kalah's extra turns: no). Searchers
+    #: then negate every child's value without asking ``to_move``; the conformance suite checks it.
+    turns_alternate: ClassVar[bool] = False
 
     # --- rules -----------------------------------------------------------------------------
     @abstractmethod

@@ -69,7 +69,7 @@ def jumpers(own: int, opp: int, kings: int, side: int) -> int:
     return fwd | back
 
 
-def _paths(sq, opp, empty, table, stop, path, cap, out):
+def jump_paths(sq, opp, empty, table, stop, path, cap, out):
     """Depth-first: append (path of bit indices, captured mask) for every complete jump."""
     more = False
     for over, land, nsq in table[sq]:
@@ -78,13 +78,13 @@ def _paths(sq, opp, empty, table, stop, path, cap, out):
             if land & stop:
                 out.append(((*path, nsq), cap | over))
             else:
-                _paths(nsq, opp ^ over, empty, table, stop, (*path, nsq), cap | over, out)
+                jump_paths(nsq, opp ^ over, empty, table, stop, (*path, nsq), cap | over, out)
     if not more:
         out.append((path, cap))
 
 
 def _ends(sq, opp, empty, table, stop, cap, out):
-    """Like ``_paths`` without the path: append (landing mask, captured mask)."""
+    """Like ``jump_paths`` without the path: append (landing mask, captured mask)."""
     more = False
     for over, land, nsq in table[sq]:
         if over & opp and land & empty:
@@ -119,9 +119,9 @@ def capture_paths(own: int, opp: int, kings: int, side: int, jumping: int) -> li
         jumping ^= f
         sq = f.bit_length() - 1
         if f & kings:
-            _paths(sq, opp, empty | f, KING_JUMPS, 0, (sq,), 0, out)
+            jump_paths(sq, opp, empty | f, KING_JUMPS, 0, (sq,), 0, out)
         else:
-            _paths(sq, opp, empty | f, mtable, stop, (sq,), 0, out)
+            jump_paths(sq, opp, empty | f, mtable, stop, (sq,), 0, out)
     return out
 
 
@@ -177,6 +177,24 @@ def simple_targets(own: int, opp: int, kings: int, side: int) -> int:
         + ((ok << 4) & empty).bit_count()
         + ((ok << 5) & empty).bit_count()
     )
+
+
+def can_move(b: int, w: int, k: int, side: int) -> bool:
+    """Whether the side to move has any move: a simple step, else a capture (set-wise)."""
+    empty = BOARD ^ (b | w)
+    if side == 0:
+        if ((b << 4) | (b << 5)) & empty:
+            return True
+        kings = b & k
+        if kings and ((kings >> 4) | (kings >> 5)) & empty:
+            return True
+        return bool(jumpers(b, w, k, 0))
+    if ((w >> 4) | (w >> 5)) & empty:
+        return True
+    kings = w & k
+    if kings and ((kings << 4) | (kings << 5)) & empty:
+        return True
+    return bool(jumpers(w, b, k, 1))
 
 
 def count_moves(b: int, w: int, k: int, side: int) -> int:

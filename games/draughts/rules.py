@@ -64,12 +64,21 @@ class Draughts(Game):
     """
 
     player_names = ("Black", "White")
+    turns_alternate = True
     #: True when a side without pieces or moves wins (give-away)
     losing: ClassVar[bool] = False
 
     repetition: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
     no_progress: int = attrs.field(default=40, validator=_non_negative)
     max_plies: int | None = attrs.field(default=None, validator=_cap)
+    #: ``quiet`` and ``plies`` at which the draw rules end a game (derived, not parameters)
+    _quiet_limit: int = attrs.field(init=False, repr=False, eq=False)
+    _ply_limit: int | float = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        set_ = object.__setattr__  # frozen: derived fields are set once, here
+        set_(self, "_quiet_limit", 2 * self.no_progress if self.no_progress else 1 << 62)
+        set_(self, "_ply_limit", self.max_plies if self.max_plies is not None else 1 << 62)
 
     # --- rules -----------------------------------------------------------------------------
     def make_state(self, black: int, white: int, kings: int, side: int) -> DraughtsState:
@@ -86,11 +95,11 @@ class Draughts(Game):
     def drawn(self, state: DraughtsState) -> bool:
         """Whether a draw rule (repetition, no progress, length cap) has ended the game."""
         _, _, _, _, plies, quiet, history = state
-        if self.no_progress and quiet >= 2 * self.no_progress:
-            return True
-        if self.max_plies is not None and plies >= self.max_plies:
-            return True
-        return len(history) >= 9 and history.count(history[-1]) >= 3
+        return (
+            quiet >= self._quiet_limit
+            or plies >= self._ply_limit
+            or (len(history) >= 9 and history.count(history[-1]) >= 3)
+        )
 
     def legal_moves(self, state: DraughtsState) -> list[DraughtsMove]:
         if self.drawn(state):
@@ -105,11 +114,11 @@ class Draughts(Game):
         """
         b, w, k, side, plies, quiet, history = state
         if (
-            (self.no_progress and quiet >= 2 * self.no_progress)
-            or (self.max_plies is not None and plies >= self.max_plies)
+            quiet >= self._quiet_limit
+            or plies >= self._ply_limit
             or (len(history) >= 9 and history.count(history[-1]) >= 3)
         ):
-            return []  # drawn (inlined: this is the searchers' hot path)
+            return []  # drawn (``drawn`` inlined: this is the searchers' hot path)
         return successors.children(b, w, k, side, plies, quiet, history, self.repetition)
 
     def move_count(self, state: DraughtsState) -> int:
@@ -159,7 +168,14 @@ class Draughts(Game):
         return (nb, nw, nk, nside, plies + 1, quiet, history)
 
     def is_terminal(self, state: DraughtsState) -> bool:
-        return self.drawn(state) or not engine.count_moves(state[0], state[1], state[2], state[3])
+        """Drawn, or no move (a set-wise test that stops at the first kind of move found)."""
+        b, w, k, side, plies, quiet, history = state
+        return (
+            quiet >= self._quiet_limit
+            or plies >= self._ply_limit
+            or (len(history) >= 9 and history.count(history[-1]) >= 3)
+            or not engine.can_move(b, w, k, side)
+        )
 
     def returns(self, state: DraughtsState) -> tuple[float, float]:
         """+1/-1 when the side to move has no piece or move (reversed in give-away), else 0."""
@@ -185,7 +201,7 @@ class Draughts(Game):
         Path-dependent draws (repetition, no progress, the cap) are seen by ``is_terminal``
         on the state itself, which a searcher checks before probing its table.
         """
-        return position_key(state[0], state[1], state[2], state[3])
+        return state[0] | (state[1] << 35) | (state[2] << 70) | (state[3] << 105)  # position_key
 
     def perft(self, state: DraughtsState, depth: int) -> int:
         """Leaves of the move tree; like every perft it ignores the draw rules."""

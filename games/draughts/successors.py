@@ -9,7 +9,7 @@ move's PDN tuple comes from a table keyed by its target mask, so no move tuple i
 
 from __future__ import annotations
 
-from mindgames.games.draughts.engine import BOARD, PDN, PROMO, capture_paths
+from mindgames.games.draughts.engine import BOARD, KING_JUMPS, MAN_JUMPS, PDN, PROMO, jump_paths
 
 
 def _table(shift: int) -> dict[int, tuple[int, int]]:
@@ -27,25 +27,71 @@ _UP = ((4, _table(4)), (5, _table(5)))
 _DOWN = ((4, _table(-4)), (5, _table(-5)))
 
 
+def _with_moves(table: list) -> list[tuple[tuple[int, int, int, tuple[int, int]], ...]]:
+    """A jump table with each single jump's move (from, to PDN squares) added to its entries."""
+    return [tuple((*jump, (PDN[sq], PDN[jump[2]])) for jump in table[sq]) for sq in range(35)]
+
+
+_MAN_JUMPS = (_with_moves(MAN_JUMPS[0]), _with_moves(MAN_JUMPS[1]))
+
+
 def captures(
     b: int, w: int, k: int, side: int, plies: int, jumping: int, repetition: bool
 ) -> list[tuple]:
-    """Children when the mover must capture (every capture resets the counters)."""
-    own, opp = (b, w) if side == 0 else (w, b)
+    """Children when the mover must capture (every capture resets the counters).
+
+    In ``engine.capture_paths`` order: by jumping piece, then by jump direction. A man's single
+    jump is made here from the table; a man follows on with a depth-first search only when it
+    lands where it can jump again (set-wise ``go``: its later jumps go forward, so the first
+    jump cannot change them), and a king always searches.
+    """
+    opp = w if side == 0 else b
+    empty = BOARD ^ (b | w)
     nside = 1 - side
     top = nside << 105
-    pdn = PDN
+    promo = PROMO[side]
+    if side == 0:
+        go = ((w >> 4) & (empty >> 8)) | ((w >> 5) & (empty >> 10))
+    else:
+        go = ((b << 4) & (empty << 8)) | ((b << 5) & (empty << 10))
     out = []
-    for path, cap in capture_paths(own, opp, k, side, jumping):
-        f, t = 1 << path[0], 1 << path[-1]
-        nk = k & ~cap
-        if f & k:
-            nk = (nk ^ f) | t
-        elif t & PROMO[side]:
-            nk |= t
+    app = out.append
+
+    def made(f: int, t: int, cap: int, nk: int) -> tuple[int, ...]:
         nb, nw = (b ^ f ^ t, w ^ cap) if side == 0 else (b ^ cap, w ^ f ^ t)
         history = (nb | (nw << 35) | (nk << 70) | top,) if repetition else ()
-        out.append((tuple([pdn[x] for x in path]), (nb, nw, nk, nside, plies, 0, history)))
+        return (nb, nw, nk, nside, plies, 0, history)
+
+    while jumping:
+        f = jumping & -jumping
+        jumping ^= f
+        sq = f.bit_length() - 1
+        paths: list = []
+        if f & k:
+            jump_paths(sq, opp, empty | f, KING_JUMPS, 0, (sq,), 0, paths)
+            for path, cap in paths:
+                t = 1 << path[-1]
+                app((tuple([PDN[x] for x in path]), made(f, t, cap, ((k & ~cap) ^ f) | t)))
+            continue
+        for over, land, nsq, move in _MAN_JUMPS[side][sq]:
+            if not (over & opp and land & empty):
+                continue
+            if land & promo:
+                app((move, made(f, land, over, (k & ~over) | land)))
+            elif land & go:
+                paths.clear()
+                jump_paths(nsq, opp ^ over, empty, MAN_JUMPS[side], promo, (sq, nsq), over, paths)
+                for path, cap in paths:
+                    t = 1 << path[-1]
+                    nk = k & ~cap
+                    app(
+                        (
+                            tuple([PDN[x] for x in path]),
+                            made(f, t, cap, nk | t if t & promo else nk),
+                        )
+                    )
+            else:
+                app((move, made(f, land, over, k & ~over)))
     return out
 
 

@@ -1,23 +1,30 @@
 """Alpha-beta: negamax with pruning, iterative deepening, a transposition table, move ordering,
 budgets of nodes and time, extensions, a null-evaluator mode and batched leaf evaluation.
 
-The hot loop is one closure over plain locals (bound game methods, counters as cells) so that a
-node costs a few method calls of the game and nothing else. Values follow ``stats``: evaluator
-values in [-1, 1] for the side to move, proven results beyond +-1.5. Games whose side to move
-does not always alternate (Kalah's extra turns) are handled by negating a child's value only
-when the side to move changes.
+The hot loop is one closure over plain locals (bound game methods, counters as closure cells)
+so that a node costs one ``game.children`` call and little else: the successors come made with
+the moves, an empty list is the terminal test of an interior node, and games whose turns always
+alternate (``Game.turns_alternate``) are never asked ``to_move`` of a child. Values follow
+``common``: evaluator values in [-1, 1] for the side to move, proven results beyond +-1.5. Games
+whose side to move does not always alternate (Kalah's extra turns) are handled by negating a
+child's value only when the side to move changes.
 
 Transposition table: keyed on ``game.search_key(state)`` after the state was found not terminal
-(path-dependent draws live in the state, not the key). An entry is used for a cut-off only when it
-was searched with the same remaining depth and extension budget, so the root value equals plain
-minimax at the same depth; entries of other depths still give the first move to try. An exact
-entry inside the window is not used to cut, so the principal variation always reaches its leaf.
+(path-dependent draws live in the state, not the key). An entry is a plain tuple (cheaper than
+any record type in the hot loop), always read by unpacking into the names of ``TT_FIELDS``:
+``(depth, extension, flag, value, move, resolved)`` -- the remaining depth and extension budget
+it was searched with, whether ``value`` is EXACT or a LOWER or UPPER bound, the best move found
+(tried first next time), and whether no leaf below it was cut at the horizon. An entry is used
+for a cut-off only when it was searched with the same remaining depth and extension budget, so
+the root value equals plain minimax at the same depth; entries of other depths still give the
+first move to try. An exact entry inside the window is not used to cut, so the principal
+variation always reaches its leaf.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -36,19 +43,23 @@ from mindgames.plugins.searchers.common import (
     make_stats,
     need_evaluator,
     py_random,
-    root_moves,
+    root_children,
 )
 from mindgames.search import SearchResult
 
 _v = attrs.validators
 
 EXACT, LOWER, UPPER = 0, 1, 2
+#: the fields of a transposition-table entry, in order (see the module docstring)
+TT_FIELDS = ("depth", "extension", "flag", "value", "move", "resolved")
 #: width of the null window of principal variation search (values are floats)
 NULL_WINDOW = 1e-9
 #: expanded nodes between two looks at the clock
 CLOCK_EVERY = 64
 #: the transposition table is cleared when it grows past this many entries
 TT_LIMIT = 2_000_000
+
+Kids = Sequence[tuple[Move, State]]
 
 
 class _Stop(Exception):
@@ -89,27 +100,29 @@ class AlphaBeta(SearchOptions):
         """Deepen one ply at a time to ``depth``; return the deepest completed result."""
         need_evaluator(self.name, evaluator, self.null)
         start = time.perf_counter()
-        moves = root_moves(game, state, self.random_ties, rng)
+        kids = root_children(game, state, self.random_ties, rng)
         engine = _Engine(self, game, evaluator, rng, start)
         result: tuple[Move, float, tuple[Move, ...]] | None = None
         reached = 0
         for depth in range(1, self.max_depth() + 1):
             try:
-                result = engine.root(state, moves, depth)
+                result = engine.root(state, kids, depth)
             except _Stop:
                 if result is None:
-                    result = engine.partial or (moves[0], 0.0, (moves[0],))
+                    first = kids[0][0]
+                    result = engine.partial or (first, 0.0, (first,))
                     reached = 0
                 break
             reached = depth
             best = result[0]
-            moves = [best, *(m for m in moves if m != best)]
-            if engine.cut == 0 or abs(result[1]) > PROVEN:
+            kids = [kid for kid in kids if kid[0] == best] + [kid for kid in kids if kid[0] != best]
+            if engine.counts()["cut"] == 0 or abs(result[1]) > PROVEN:
                 break  # nothing was left unresolved: deeper searches would change nothing
         assert result is not None
         move, value, pv = result
+        c = engine.counts()
         stats = make_stats(
-            engine.nodes, engine.leaves, reached, time.perf_counter() - start, engine.moves
+            c["nodes"], c["leaves"], reached, time.perf_counter() - start, c["moves"]
         )
         return SearchResult(move, value, pv, stats)
 
@@ -125,7 +138,7 @@ class Endgame(AlphaBeta):
 
 
 class _Engine:
-    """The state of one search: counters, table, killers and the recursive node function."""
+    """One search: the closures of the recursive node function, its table and its counters."""
 
     def __init__(
         self,
@@ -138,43 +151,31 @@ class _Engine:
         self.o = options
         self.game = game
         self.rng = rng
-        self.pyrng = py_random(rng) if options.random_order else None
-        self.nodes = 0
-        self.leaves = 0
-        self.moves = 0
-        self.hits = 0
-        self.cut = 0  # leaves of the current iteration cut at the horizon (not terminal)
         self.partial: tuple[Move, float, tuple[Move, ...]] | None = None
-        self.deadline = None if options.time is None else start + options.time
-        self.budget = options.nodes
-        self.evaluator = evaluator
-        self.node = self._build()
+        #: principal variation below each ply and two killer moves per ply (resized per iteration)
+        self.pv: list[tuple[Move, ...]] = []
+        self.killers: list[list[Any]] = []
+        deadline = None if options.time is None else start + options.time
+        self.node, self.expand_root, self.counts = _build(
+            options, game, evaluator, self.pv, self.killers, deadline, rng
+        )
 
-    # --- root ----------------------------------------------------------------------------------
-    def root(
-        self, state: State, moves: list[Move], depth: int
-    ) -> tuple[Move, float, tuple[Move, ...]]:
+    def root(self, state: State, kids: Kids, depth: int) -> tuple[Move, float, tuple[Move, ...]]:
         """One iteration at ``depth``: every root move, ties kept exact when broken at random."""
-        o, game = self.o, self.game
-        node, play, to_move = self.node, game.play, game.to_move
-        self.cut = 0
+        o, node, to_move = self.o, self.node, self.game.to_move
         size = depth + o.extension_budget(depth) + 4
-        self.pv: list[tuple[Move, ...]] = [()] * size
-        self.killers = [[None, None] for _ in range(size)]
+        self.pv[:] = [()] * size
+        self.killers[:] = [[None, None] for _ in range(size)]
         side = to_move(state)
-        n = len(moves)
-        if self.budget is not None and self.nodes >= self.budget:
-            raise _Stop
-        self.nodes += 1
-        self.moves += n
+        n = len(kids)
+        self.expand_root(n)
         cd, cext = depth - 1, o.extension_budget(depth)
         if o.extend_forced and n == 1 and cext >= o.extension:
             cd, cext = cd + o.extension, cext - o.extension
         best = -INF
         scored: list[tuple[float, Move, tuple[Move, ...]]] = []
         self.partial = None
-        for move in moves:
-            child = play(state, move)
+        for move, child in kids:
             a = best - TIE if o.random_ties else best
             if to_move(child) != side:
                 v = -node(child, cd, cext, -INF, -a, 1)
@@ -192,215 +193,276 @@ class _Engine:
             v, move, pv = next(s for s in scored if s[0] == best)
         return move, v, pv
 
-    # --- the recursive search --------------------------------------------------------------------
-    def _build(self) -> Callable[..., float]:
-        """The node function, a closure over bound methods and options (the hot loop)."""
-        o, game, engine = self.o, self.game, self
-        legal_moves, play, to_move = game.legal_moves, game.play, game.to_move
-        is_terminal, returns = game.is_terminal, game.returns
-        capture_pending, move_count, key_of = game.capture_pending, game.move_count, game.search_key
-        null, quick = o.null, o.quick_wins
-        evaluate: Any = None if self.evaluator is None else self.evaluator.evaluate
-        evaluate_batch: Any = None if self.evaluator is None else self.evaluator.evaluate_batch
-        batch = o.batch and not null
-        xf, xc, E = o.extend_forced, o.extend_captures, o.extension
-        plain = not (xf or xc)  # no extensions: a child at depth 0 is always a leaf
-        use_tt, ordering, pvs = o.tt, o.ordering, o.pvs
-        shuffle = self.pyrng.shuffle if self.pyrng is not None else None
-        tt: dict[Any, tuple] = {}
-        cache: dict[Any, float] | None = {} if o.eval_cache else None
-        budget, deadline = self.budget, self.deadline
-        clock = time.perf_counter
-        check_at = 0 if (budget is not None or deadline is not None) else 1 << 62
 
-        def check() -> None:
-            nonlocal check_at
-            n = engine.nodes
-            if budget is not None and n >= budget:
-                raise _Stop
-            if deadline is not None and clock() >= deadline:
-                raise _Stop
-            check_at = n + CLOCK_EVERY
-            if budget is not None and check_at > budget:
-                check_at = budget
+def _order(kids: Kids, hint: Any, killers: list[Any]) -> Kids:
+    """The table's move, then the two killers of this ply, first (each if legal here)."""
+    k0, k1 = killers
+    moves = [m for m, _ in kids]
+    first = []
+    if hint is not None and hint in moves:
+        first.append(hint)
+    if k0 is not None and k0 != hint and k0 in moves:
+        first.append(k0)
+    if k1 is not None and k1 != hint and k1 in moves:
+        first.append(k1)
+    if not first:
+        return kids
+    if len(first) == 1:
+        i = moves.index(first[0])
+        return [kids[i], *kids[:i], *kids[i + 1 :]] if i else kids
+    return [kids[moves.index(m)] for m in first] + [kid for kid in kids if kid[0] not in first]
 
-        def terminal(state: State, ply: int) -> float:
-            r = returns(state)[to_move(state)]
-            if r == 0:
-                return 0.0
-            if not quick:
-                return r * WIN
-            return r * WIN - ply * STEP if r > 0 else r * WIN + ply * STEP
 
-        def static(state: State, ext: int, ply: int) -> Any:
-            """A leaf's value, or None when an extension means it must be searched."""
+def _build(
+    o: AlphaBeta,
+    game: Game,
+    evaluator: Evaluator | None,
+    pv: list[tuple[Move, ...]],
+    killer_table: list[list[Any]],
+    deadline: float | None,
+    rng: np.random.Generator,
+) -> tuple[Callable[..., float], Callable[[int], None], Callable[[], dict[str, int]]]:
+    """The node function (the hot loop), the root's node count and the counters' reader.
+
+    ``node`` is long on purpose: every helper call it avoided was measured (benchmarks/README.md),
+    so the leaf scoring at the frontier and the counters stay inline.
+    """
+    children, to_move, returns = game.children, game.to_move, game.returns
+    is_terminal, key_of = game.is_terminal, game.search_key
+    capture_pending, move_count = game.capture_pending, game.move_count
+    alternate = game.turns_alternate
+    null, quick = o.null, o.quick_wins
+    evaluate: Any = None if evaluator is None else evaluator.evaluate
+    evaluate_batch: Any = None if evaluator is None else evaluator.evaluate_batch
+    batch = o.batch and not null
+    xf, xc, E = o.extend_forced, o.extend_captures, o.extension
+    plain = not (xf or xc)  # no extensions: a child at depth 0 is always a leaf
+    use_tt, ordering, pvs = o.tt, o.ordering, o.pvs
+    shuffle = py_random(rng).shuffle if o.random_order else None
+    tt: dict[Any, tuple] = {}
+    cache: dict[Any, float] | None = {} if o.eval_cache else None
+    budget = o.nodes
+    clock = time.perf_counter
+    check_at = 0 if (budget is not None or deadline is not None) else 1 << 62
+    nodes = leaves = moves = hits = cut = 0
+
+    def counts() -> dict[str, int]:
+        return {"nodes": nodes, "leaves": leaves, "moves": moves, "hits": hits, "cut": cut}
+
+    def expand_root(n: int) -> None:
+        """Count the root as an expanded node (a new iteration also restarts ``cut``)."""
+        nonlocal nodes, moves, cut
+        if budget is not None and nodes >= budget:
+            raise _Stop
+        nodes += 1
+        moves += n
+        cut = 0
+
+    def check() -> None:
+        nonlocal check_at
+        if budget is not None and nodes >= budget:
+            raise _Stop
+        if deadline is not None and clock() >= deadline:
+            raise _Stop
+        check_at = nodes + CLOCK_EVERY
+        if budget is not None and check_at > budget:
+            check_at = budget
+
+    def terminal(state: State, ply: int) -> float:
+        r = returns(state)[to_move(state)]
+        if r == 0:
+            return 0.0
+        if not quick:
+            return r * WIN
+        return r * WIN - ply * STEP if r > 0 else r * WIN + ply * STEP
+
+    def static(state: State, ext: int, ply: int) -> Any:
+        """A leaf's value, or None when an extension means it must be searched."""
+        nonlocal leaves, cut, hits
+        if is_terminal(state):
+            leaves += 1
+            return terminal(state, ply)
+        if ext >= E and ((xc and capture_pending(state)) or (xf and move_count(state) == 1)):
+            return None
+        if cache is not None:
+            v = cache.get(state)
+            if v is not None:
+                leaves += 1
+                cut += 1
+                hits += 1
+                return v
+        return _EVAL
+
+    def tail_values(kids: Kids, ext: int, ply: int) -> list[Any]:
+        """Static values of the batched tail's children, the evaluator's in one batch."""
+        nonlocal leaves, cut
+        vals = [static(c, ext, ply) for _, c in kids]
+        todo = [i for i, x in enumerate(vals) if x is _EVAL]
+        if todo:
+            got = evaluate_batch([kids[i][1] for i in todo])
+            leaves += len(todo)
+            cut += len(todo)
+            for i, x in zip(todo, got.tolist(), strict=True):
+                vals[i] = x
+                if cache is not None:
+                    cache[kids[i][1]] = x
+        return vals
+
+    def node(state: State, d: int, ext: int, alpha: float, beta: float, ply: int) -> float:
+        nonlocal nodes, leaves, moves, hits, cut
+        pv[ply] = ()
+        if d <= 0:
             if is_terminal(state):
-                engine.leaves += 1
+                leaves += 1
                 return terminal(state, ply)
-            if ext >= E and ((xc and capture_pending(state)) or (xf and move_count(state) == 1)):
-                return None
-            if cache is not None:
+            if xc and ext >= E and capture_pending(state):
+                d, ext = E, ext - E
+            elif not (xf and ext >= E and move_count(state) == 1):
+                leaves += 1
+                cut += 1
+                if null:
+                    return 0.0
+                if cache is None:
+                    return evaluate(state)
                 v = cache.get(state)
-                if v is not None:
-                    engine.leaves += 1
-                    engine.cut += 1
-                    engine.hits += 1
-                    return v
-            return _EVAL
-
-        def node(state: State, d: int, ext: int, alpha: float, beta: float, ply: int) -> float:
-            pv = engine.pv
-            pv[ply] = ()
-            if d <= 0:
-                if is_terminal(state):
-                    engine.leaves += 1
-                    return terminal(state, ply)
-                if xc and ext >= E and capture_pending(state):
-                    d, ext = E, ext - E
-                elif not (xf and ext >= E and move_count(state) == 1):
-                    engine.leaves += 1
-                    engine.cut += 1
-                    if null:
-                        return 0.0
-                    if cache is None:
-                        return evaluate(state)
-                    v = cache.get(state)
-                    if v is None:
-                        v = cache[state] = evaluate(state)
-                    else:
-                        engine.hits += 1
-                    return v
-            if engine.nodes >= check_at:
-                check()
-            moves = legal_moves(state)
-            if not moves:
-                engine.leaves += 1
-                return terminal(state, ply)
-            n = len(moves)
-            engine.nodes += 1
-            engine.moves += n
-            cut0 = engine.cut
-            hint = None
-            key = None
-            if use_tt:
-                key = key_of(state)
-                entry = tt.get(key)
-                if entry is not None:
-                    hint = entry[4]
-                    if entry[0] == d and entry[1] == ext:
-                        v = entry[3]
-                        if v > PROVEN:
-                            v -= ply * STEP
-                        elif v < -PROVEN:
-                            v += ply * STEP
-                        flag = entry[2]
-                        if (
-                            (flag == LOWER and v >= beta)
-                            or (flag == UPPER and v <= alpha)
-                            or (flag == EXACT and (v <= alpha or v >= beta))
-                        ):
-                            if not entry[5]:
-                                engine.cut += 1
-                            return v
-            if n > 1:
-                if shuffle is not None:
-                    moves = list(moves)
-                    shuffle(moves)
-                if ordering:
-                    k0, k1 = engine.killers[ply]
-                    first = []
-                    if hint is not None and hint in moves:
-                        first.append(hint)
-                    if k0 is not None and k0 != hint and k0 in moves:
-                        first.append(k0)
-                    if k1 is not None and k1 != hint and k1 in moves:
-                        first.append(k1)
-                    if first:
-                        if len(first) == 1:
-                            i = moves.index(first[0])
-                            if i:
-                                moves = [moves[i], *moves[:i], *moves[i + 1 :]]
-                        else:
-                            moves = first + [m for m in moves if m not in first]
-            side = to_move(state)
-            cd, cext = d - 1, ext
-            if xf and n == 1 and ext >= E:
-                cd, cext = cd + E, ext - E
-            best = -INF
-            best_move = None
-            a = alpha
-            if batch and cd <= 0 and n > 1:
-                # the first move alone (it often cuts), then the rest in one batch
-                head, tail = moves[:1], moves[1:]
-            else:
-                head, tail = moves, ()
-            if plain and cd <= 0:
-                # every child is a leaf: score it here rather than in a call of node (the
-                # counters move exactly as they would there, re-searches of PVS included)
-                nply = ply + 1
-                for m in head:
-                    child = play(state, m)
-                    pv[nply] = ()
-                    engine.leaves += 1
-                    # only states found not terminal are cached: a hit needs no terminal test
-                    x = None if cache is None else cache.get(child)
-                    if x is not None:
-                        term = False
-                        engine.cut += 1
-                        engine.hits += 1
-                    elif is_terminal(child):
-                        term = True
-                        x = terminal(child, nply)
-                    else:
-                        term = False
-                        engine.cut += 1
-                        if null:
-                            x = 0.0
-                        elif cache is None:
-                            x = evaluate(child)
-                        else:
-                            x = cache[child] = evaluate(child)
-                    v = -x if to_move(child) != side else x
-                    if (
-                        pvs
-                        and best_move is not None
-                        and beta - a > NULL_WINDOW
-                        and a + NULL_WINDOW <= v < beta
-                    ):
-                        # node would be called again with the full window: same value, counted
-                        engine.leaves += 1
-                        if not term:
-                            engine.cut += 1
-                            if cache is not None and not null:
-                                engine.hits += 1
-                    if v > best:
-                        best = v
-                        best_move = m
-                        if v > a:
-                            a = v
-                            pv[ply] = (m,)
-                            if a >= beta:
-                                break
-                head = ()
-            for m in head:
-                child = play(state, m)
-                flip = to_move(child) != side
-                if pvs and best_move is not None and beta - a > NULL_WINDOW:
-                    # a null window first: does this move beat the best so far at all?
-                    nb = a + NULL_WINDOW
-                    if flip:
-                        v = -node(child, cd, cext, -nb, -a, ply + 1)
-                    else:
-                        v = node(child, cd, cext, a, nb, ply + 1)
-                    if nb <= v < beta:  # it does: search again for its exact value
-                        if flip:
-                            v = -node(child, cd, cext, -beta, -a, ply + 1)
-                        else:
-                            v = node(child, cd, cext, a, beta, ply + 1)
-                elif flip:
-                    v = -node(child, cd, cext, -beta, -a, ply + 1)
+                if v is None:
+                    v = cache[state] = evaluate(state)
                 else:
-                    v = node(child, cd, cext, a, beta, ply + 1)
+                    hits += 1
+                return v
+        if nodes >= check_at:
+            check()
+        kids = children(state)
+        if not kids:
+            leaves += 1
+            return terminal(state, ply)
+        n = len(kids)
+        nodes += 1
+        moves += n
+        cut0 = cut
+        hint = None
+        if use_tt:
+            key = key_of(state)
+            entry = tt.get(key)
+            if entry is not None:
+                depth, extension, flag, v, hint, resolved = entry
+                if depth == d and extension == ext:
+                    if v > PROVEN:
+                        v -= ply * STEP
+                    elif v < -PROVEN:
+                        v += ply * STEP
+                    if (
+                        (flag == LOWER and v >= beta)
+                        or (flag == UPPER and v <= alpha)
+                        or (flag == EXACT and (v <= alpha or v >= beta))
+                    ):
+                        if not resolved:
+                            cut += 1
+                        return v
+        if n > 1:
+            if shuffle is not None:
+                kids = list(kids)
+                shuffle(kids)
+            if ordering:
+                kids = _order(kids, hint, killer_table[ply])
+        side = to_move(state)
+        cd, cext = d - 1, ext
+        if xf and n == 1 and ext >= E:
+            cd, cext = cd + E, ext - E
+        best = -INF
+        best_move = None
+        a = alpha
+        if batch and cd <= 0 and n > 1:
+            # the first move alone (it often cuts), then the rest in one batch
+            head, tail = kids[:1], kids[1:]
+        else:
+            head, tail = kids, ()
+        if plain and cd <= 0:
+            # every child is a leaf: score it here rather than in a call of node (the
+            # counters move exactly as they would there, re-searches of PVS included)
+            nply = ply + 1
+            for m, child in head:
+                pv[nply] = ()
+                leaves += 1
+                # only states found not terminal are cached: a hit needs no terminal test
+                x = None if cache is None else cache.get(child)
+                if x is not None:
+                    term = False
+                    cut += 1
+                    hits += 1
+                elif is_terminal(child):
+                    term = True
+                    x = terminal(child, nply)
+                else:
+                    term = False
+                    cut += 1
+                    if null:
+                        x = 0.0
+                    elif cache is None:
+                        x = evaluate(child)
+                    else:
+                        x = cache[child] = evaluate(child)
+                v = -x if alternate or to_move(child) != side else x
+                if (
+                    pvs
+                    and best_move is not None
+                    and beta - a > NULL_WINDOW
+                    and a + NULL_WINDOW <= v < beta
+                ):
+                    # node would be called again with the full window: same value, counted
+                    leaves += 1
+                    if not term:
+                        cut += 1
+                        if cache is not None and not null:
+                            hits += 1
+                if v > best:
+                    best = v
+                    best_move = m
+                    if v > a:
+                        a = v
+                        pv[ply] = (m,)
+                        if a >= beta:
+                            break
+            head = ()
+        for m, child in head:
+            flip = alternate or to_move(child) != side
+            if pvs and best_move is not None and beta - a > NULL_WINDOW:
+                # a null window first: does this move beat the best so far at all?
+                nb = a + NULL_WINDOW
+                if flip:
+                    v = -node(child, cd, cext, -nb, -a, ply + 1)
+                else:
+                    v = node(child, cd, cext, a, nb, ply + 1)
+                if nb <= v < beta:  # it does: search again for its exact value
+                    if flip:
+                        v = -node(child, cd, cext, -beta, -a, ply + 1)
+                    else:
+                        v = node(child, cd, cext, a, beta, ply + 1)
+            elif flip:
+                v = -node(child, cd, cext, -beta, -a, ply + 1)
+            else:
+                v = node(child, cd, cext, a, beta, ply + 1)
+            if v > best:
+                best = v
+                best_move = m
+                if v > a:
+                    a = v
+                    pv[ply] = (m, *pv[ply + 1])
+                    if a >= beta:
+                        break
+        if tail and best < beta:
+            vals = tail_values(tail, cext, ply + 1)
+            for (m, child), x in zip(tail, vals, strict=True):
+                flip = alternate or to_move(child) != side
+                if x is None:
+                    v = (
+                        -node(child, cd, cext, -beta, -a, ply + 1)
+                        if flip
+                        else node(child, cd, cext, a, beta, ply + 1)
+                    )
+                else:
+                    pv[ply + 1] = ()
+                    v = -x if flip else x
                 if v > best:
                     best = v
                     best_move = m
@@ -409,57 +471,24 @@ class _Engine:
                         pv[ply] = (m, *pv[ply + 1])
                         if a >= beta:
                             break
-            if tail and best < beta:
-                kids = [play(state, m) for m in tail]
-                vals = [static(c, cext, ply + 1) for c in kids]
-                todo = [i for i, x in enumerate(vals) if x is _EVAL]
-                if todo:
-                    got = evaluate_batch([kids[i] for i in todo])
-                    engine.leaves += len(todo)
-                    engine.cut += len(todo)
-                    for i, x in zip(todo, got.tolist(), strict=True):
-                        vals[i] = x
-                        if cache is not None:
-                            cache[kids[i]] = x
-                for i, m in enumerate(tail):
-                    child = kids[i]
-                    x = vals[i]
-                    flip = to_move(child) != side
-                    if x is None:
-                        v = (
-                            -node(child, cd, cext, -beta, -a, ply + 1)
-                            if flip
-                            else node(child, cd, cext, a, beta, ply + 1)
-                        )
-                    else:
-                        pv[ply + 1] = ()
-                        v = -x if flip else x
-                    if v > best:
-                        best = v
-                        best_move = m
-                        if v > a:
-                            a = v
-                            pv[ply] = (m, *pv[ply + 1])
-                            if a >= beta:
-                                break
-            if ordering and best >= beta and n > 1:
-                killers = engine.killers[ply]
-                if killers[0] != best_move:
-                    killers[1] = killers[0]
-                    killers[0] = best_move
-            if use_tt:
-                flag = UPPER if best <= alpha else (LOWER if best >= beta else EXACT)
-                stored = best
-                if stored > PROVEN:
-                    stored += ply * STEP
-                elif stored < -PROVEN:
-                    stored -= ply * STEP
-                if len(tt) >= TT_LIMIT:
-                    tt.clear()
-                tt[key] = (d, ext, flag, stored, best_move, engine.cut == cut0)
-            return best
+        if ordering and best >= beta and n > 1:
+            killers = killer_table[ply]
+            if killers[0] != best_move:
+                killers[1] = killers[0]
+                killers[0] = best_move
+        if use_tt:
+            flag = UPPER if best <= alpha else (LOWER if best >= beta else EXACT)
+            stored = best
+            if stored > PROVEN:
+                stored += ply * STEP
+            elif stored < -PROVEN:
+                stored -= ply * STEP
+            if len(tt) >= TT_LIMIT:
+                tt.clear()
+            tt[key] = (d, ext, flag, stored, best_move, cut == cut0)
+        return best
 
-        return node
+    return node, expand_root, counts
 
 
 _EVAL = object()  # marker: a leaf that the evaluator must score

@@ -17,7 +17,7 @@ import attrs
 import numpy as np
 
 from mindgames.errors import CapabilityError, MindgamesError
-from mindgames.game import Game, State
+from mindgames.game import Game, Move, State
 from mindgames.model import Evaluator
 from mindgames.search import Searcher, SearchStats
 
@@ -122,3 +122,18 @@ def root_moves(game: Game, state: State, random_ties: bool, rng: np.random.Gener
     if random_ties and len(moves) > 1:
         moves = [moves[i] for i in rng.permutation(len(moves))]
     return moves
+
+
+def root_children(
+    game: Game, state: State, random_ties: bool, rng: np.random.Generator
+) -> list[tuple[Move, State]]:
+    """Every (move, successor) of a position to search, shuffled when ties are broken at random.
+
+    ``root_moves`` draws the same permutation, so both give the same moves in the same order.
+    """
+    kids = list(game.children(state))
+    if not kids:
+        raise MindgamesError(f"cannot search a finished game: {game.position_text(state)}")
+    if random_ties and len(kids) > 1:
+        kids = [kids[i] for i in rng.permutation(len(kids))]
+    return kids
