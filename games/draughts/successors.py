@@ -48,7 +48,6 @@ def captures(
     opp = w if side == 0 else b
     empty = BOARD ^ (b | w)
     nside = 1 - side
-    top = nside << 105
     promo = PROMO[side]
     if side == 0:
         go = ((w >> 4) & (empty >> 8)) | ((w >> 5) & (empty >> 10))
@@ -59,7 +58,7 @@ def captures(
 
     def made(f: int, t: int, cap: int, nk: int) -> tuple[int, ...]:
         nb, nw = (b ^ f ^ t, w ^ cap) if side == 0 else (b ^ cap, w ^ f ^ t)
-        history = (nb | (nw << 35) | (nk << 70) | top,) if repetition else ()
+        history = ((nb, nw, nk, nside),) if repetition else ()
         return (nb, nw, nk, nside, plies, 0, history)
 
     while jumping:
@@ -102,7 +101,7 @@ def children(
     side: int,
     plies: int,
     quiet: int,
-    history: tuple[int, ...],
+    history: tuple[tuple[int, int, int, int], ...],
     repetition: bool,
 ) -> list[tuple]:
     """Every legal move with the state after it; ``plies`` etc. are the parent's counters.
@@ -125,7 +124,6 @@ def children(
         if jumping:
             return captures(b, w, k, 0, plies, jumping, repetition)
         promo = PROMO[0]
-        rest = (w << 35) | (k << 70) | (1 << 105)  # the key of a plain man move is nb | rest
         for d, table in _UP:
             t = (b << d) & empty
             while t:
@@ -135,15 +133,18 @@ def children(
                 nb = b ^ f ^ x
                 if f & k:
                     nk = k ^ f ^ x
-                    key = nb | (w << 35) | (nk << 70) | (1 << 105)
-                    grown = (*history, key) if repetition else ()
+                    grown = (*history, (nb, w, nk, 1)) if repetition else ()
                     app((table[x], (nb, w, nk, 1, plies, quiet, grown)))
                 elif x & promo:
                     nk = k | x
-                    key = nb | (w << 35) | (nk << 70) | (1 << 105)
-                    app((table[x], (nb, w, nk, 1, plies, 0, (key,) if repetition else ())))
+                    app(
+                        (
+                            table[x],
+                            (nb, w, nk, 1, plies, 0, ((nb, w, nk, 1),) if repetition else ()),
+                        )
+                    )
                 else:
-                    app((table[x], (nb, w, k, 1, plies, 0, (nb | rest,) if repetition else ())))
+                    app((table[x], (nb, w, k, 1, plies, 0, ((nb, w, k, 1),) if repetition else ())))
         if kings:
             for d, table in _DOWN:
                 t = (kings >> d) & empty
@@ -152,8 +153,7 @@ def children(
                     t ^= x
                     mv = x | (x << d)
                     nb, nk = b ^ mv, k ^ mv
-                    key = nb | (w << 35) | (nk << 70) | (1 << 105)
-                    grown = (*history, key) if repetition else ()
+                    grown = (*history, (nb, w, nk, 1)) if repetition else ()
                     app((table[x], (nb, w, nk, 1, plies, quiet, grown)))
         return out
     kings = w & k
@@ -163,7 +163,6 @@ def children(
     if jumping:
         return captures(b, w, k, 1, plies, jumping, repetition)
     promo = PROMO[1]
-    rest = b | (k << 70)  # the key of a plain man move is (nw << 35) | rest
     for d, table in _DOWN:
         t = (w >> d) & empty
         while t:
@@ -173,15 +172,13 @@ def children(
             nw = w ^ f ^ x
             if f & k:
                 nk = k ^ f ^ x
-                key = b | (nw << 35) | (nk << 70)
-                grown = (*history, key) if repetition else ()
+                grown = (*history, (b, nw, nk, 0)) if repetition else ()
                 app((table[x], (b, nw, nk, 0, plies, quiet, grown)))
             elif x & promo:
                 nk = k | x
-                key = b | (nw << 35) | (nk << 70)
-                app((table[x], (b, nw, nk, 0, plies, 0, (key,) if repetition else ())))
+                app((table[x], (b, nw, nk, 0, plies, 0, ((b, nw, nk, 0),) if repetition else ())))
             else:
-                app((table[x], (b, nw, k, 0, plies, 0, ((nw << 35) | rest,) if repetition else ())))
+                app((table[x], (b, nw, k, 0, plies, 0, ((b, nw, k, 0),) if repetition else ())))
     if kings:
         for d, table in _UP:
             t = (kings << d) & empty
@@ -190,7 +187,6 @@ def children(
                 t ^= x
                 mv = x | (x >> d)
                 nw, nk = w ^ mv, k ^ mv
-                key = b | (nw << 35) | (nk << 70)
-                grown = (*history, key) if repetition else ()
+                grown = (*history, (b, nw, nk, 0)) if repetition else ()
                 app((table[x], (b, nw, nk, 0, plies, quiet, grown)))
     return out

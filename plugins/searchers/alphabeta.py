@@ -42,6 +42,7 @@ from mindgames.plugins.searchers.common import (
     SearchOptions,
     make_stats,
     need_evaluator,
+    paused_gc,
     py_random,
     root_children,
 )
@@ -58,6 +59,8 @@ NULL_WINDOW = 1e-9
 CLOCK_EVERY = 64
 #: the transposition table is cleared when it grows past this many entries
 TT_LIMIT = 2_000_000
+#: the cache of expanded states' successors is cleared past this many states (memory: ~1.5 kB each)
+MADE_LIMIT = 20_000
 
 Kids = Sequence[tuple[Move, State]]
 
@@ -102,6 +105,21 @@ class AlphaBeta(SearchOptions):
         start = time.perf_counter()
         kids = root_children(game, state, self.random_ties, rng)
         engine = _Engine(self, game, evaluator, rng, start)
+        with paused_gc():
+            try:
+                move, value, pv, reached = self._deepen(engine, state, kids)
+            finally:
+                engine.release()
+        c = engine.counts()
+        stats = make_stats(
+            c["nodes"], c["leaves"], reached, time.perf_counter() - start, c["moves"]
+        )
+        return SearchResult(move, value, pv, stats)
+
+    def _deepen(
+        self, engine: _Engine, state: State, kids: Kids
+    ) -> tuple[Move, float, tuple[Move, ...], int]:
+        """Iterations of growing depth: (move, value, pv) of the deepest completed, its depth."""
         result: tuple[Move, float, tuple[Move, ...]] | None = None
         reached = 0
         for depth in range(1, self.max_depth() + 1):
@@ -119,12 +137,7 @@ class AlphaBeta(SearchOptions):
             if engine.counts()["cut"] == 0 or abs(result[1]) > PROVEN:
                 break  # nothing was left unresolved: deeper searches would change nothing
         assert result is not None
-        move, value, pv = result
-        c = engine.counts()
-        stats = make_stats(
-            c["nodes"], c["leaves"], reached, time.perf_counter() - start, c["moves"]
-        )
-        return SearchResult(move, value, pv, stats)
+        return (*result, reached)
 
 
 @attrs.frozen
@@ -156,9 +169,16 @@ class _Engine:
         self.pv: list[tuple[Move, ...]] = []
         self.killers: list[list[Any]] = []
         deadline = None if options.time is None else start + options.time
+        self.tables: tuple[dict, ...] = ({}, {}, {})  # transposition table, successors, values
         self.node, self.expand_root, self.counts = _build(
-            options, game, evaluator, self.pv, self.killers, deadline, rng
+            options, game, evaluator, self.pv, self.killers, self.tables, deadline, rng
         )
+
+    def release(self) -> None:
+        """Empty the tables now (the node closure refers to itself: a cycle that only the
+        cyclic collector would otherwise free, after scanning everything the tables hold)."""
+        for table in self.tables:
+            table.clear()
 
     def root(self, state: State, kids: Kids, depth: int) -> tuple[Move, float, tuple[Move, ...]]:
         """One iteration at ``depth``: every root move, ties kept exact when broken at random."""
@@ -194,10 +214,10 @@ class _Engine:
         return move, v, pv
 
 
-def _order(kids: Kids, hint: Any, killers: list[Any]) -> Kids:
-    """The table's move, then the two killers of this ply, first (each if legal here)."""
+def _order(kids: Kids, moves: list[Move], hint: Any, killers: list[Any]) -> Kids:
+    """The table's move, then the two killers of this ply, first (each if legal here);
+    ``moves`` are the moves of ``kids``."""
     k0, k1 = killers
-    moves = [m for m, _ in kids]
     first = []
     if hint is not None and hint in moves:
         first.append(hint)
@@ -219,6 +239,7 @@ def _build(
     evaluator: Evaluator | None,
     pv: list[tuple[Move, ...]],
     killer_table: list[list[Any]],
+    tables: tuple[dict, ...],
     deadline: float | None,
     rng: np.random.Generator,
 ) -> tuple[Callable[..., float], Callable[[int], None], Callable[[], dict[str, int]]]:
@@ -239,8 +260,9 @@ def _build(
     plain = not (xf or xc)  # no extensions: a child at depth 0 is always a leaf
     use_tt, ordering, pvs = o.tt, o.ordering, o.pvs
     shuffle = py_random(rng).shuffle if o.random_order else None
-    tt: dict[Any, tuple] = {}
-    cache: dict[Any, float] | None = {} if o.eval_cache else None
+    tt: dict[Any, tuple] = tables[0]
+    made: dict[int, tuple[State, Kids, list[Move]]] = tables[1]
+    cache: dict[Any, float] | None = tables[2] if o.eval_cache else None
     budget = o.nodes
     clock = time.perf_counter
     check_at = 0 if (budget is not None or deadline is not None) else 1 << 62
@@ -332,10 +354,20 @@ def _build(
                 return v
         if nodes >= check_at:
             check()
-        kids = children(state)
-        if not kids:
-            leaves += 1
-            return terminal(state, ply)
+        # the successors of a state expanded before (the previous iteration's tree, reached
+        # again through the same state objects) come from the cache, found by identity
+        known = made.get(id(state))
+        if known is not None and known[0] is state:
+            _, kids, legal = known
+        else:
+            kids = children(state)
+            if not kids:
+                leaves += 1
+                return terminal(state, ply)
+            legal = [m for m, _ in kids]
+            if len(made) >= MADE_LIMIT:
+                made.clear()
+            made[id(state)] = (state, kids, legal)
         n = len(kids)
         nodes += 1
         moves += n
@@ -363,8 +395,9 @@ def _build(
             if shuffle is not None:
                 kids = list(kids)
                 shuffle(kids)
+                legal = [m for m, _ in kids]
             if ordering:
-                kids = _order(kids, hint, killer_table[ply])
+                kids = _order(kids, legal, hint, killer_table[ply])
         side = to_move(state)
         cd, cext = d - 1, ext
         if xf and n == 1 and ext >= E:
