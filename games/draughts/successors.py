@@ -35,6 +35,26 @@ def _with_moves(table: list) -> list[tuple[tuple[int, int, int, tuple[int, int]]
 _MAN_JUMPS = (_with_moves(MAN_JUMPS[0]), _with_moves(MAN_JUMPS[1]))
 
 
+def _from_paths(
+    b: int, w: int, k: int, side: int, plies: int, repetition: bool, f: int, paths: list
+) -> list[tuple]:
+    """Children of the jump ``paths`` (bit-index paths, captured masks) of the piece on ``f``."""
+    nside = 1 - side
+    promo = PROMO[side]
+    out = []
+    for path, cap in paths:
+        t = 1 << path[-1]
+        nk = k & ~cap
+        if f & k:
+            nk = (nk ^ f) | t
+        elif t & promo:
+            nk |= t
+        nb, nw = (b ^ f ^ t, w ^ cap) if side == 0 else (b ^ cap, w ^ f ^ t)
+        history = ((nb, nw, nk, nside),) if repetition else ()
+        out.append((tuple([PDN[x] for x in path]), (nb, nw, nk, nside, plies, 0, history)))
+    return out
+
+
 def captures(
     b: int, w: int, k: int, side: int, plies: int, jumping: int, repetition: bool
 ) -> list[tuple]:
@@ -53,14 +73,9 @@ def captures(
         go = ((w >> 4) & (empty >> 8)) | ((w >> 5) & (empty >> 10))
     else:
         go = ((b << 4) & (empty << 8)) | ((b << 5) & (empty << 10))
-    out = []
-    app = out.append
-
-    def made(f: int, t: int, cap: int, nk: int) -> tuple[int, ...]:
-        nb, nw = (b ^ f ^ t, w ^ cap) if side == 0 else (b ^ cap, w ^ f ^ t)
-        history = ((nb, nw, nk, nside),) if repetition else ()
-        return (nb, nw, nk, nside, plies, 0, history)
-
+    go &= ~promo  # a man that crowns stops there
+    jumps = _MAN_JUMPS[side]
+    out: list[tuple] = []
     while jumping:
         f = jumping & -jumping
         jumping ^= f
@@ -68,29 +83,20 @@ def captures(
         paths: list = []
         if f & k:
             jump_paths(sq, opp, empty | f, KING_JUMPS, 0, (sq,), 0, paths)
-            for path, cap in paths:
-                t = 1 << path[-1]
-                app((tuple([PDN[x] for x in path]), made(f, t, cap, ((k & ~cap) ^ f) | t)))
+            out += _from_paths(b, w, k, side, plies, repetition, f, paths)
             continue
-        for over, land, nsq, move in _MAN_JUMPS[side][sq]:
+        for over, land, nsq, move in jumps[sq]:
             if not (over & opp and land & empty):
                 continue
-            if land & promo:
-                app((move, made(f, land, over, (k & ~over) | land)))
-            elif land & go:
-                paths.clear()
+            if land & go:
                 jump_paths(nsq, opp ^ over, empty, MAN_JUMPS[side], promo, (sq, nsq), over, paths)
-                for path, cap in paths:
-                    t = 1 << path[-1]
-                    nk = k & ~cap
-                    app(
-                        (
-                            tuple([PDN[x] for x in path]),
-                            made(f, t, cap, nk | t if t & promo else nk),
-                        )
-                    )
-            else:
-                app((move, made(f, land, over, k & ~over)))
+                out += _from_paths(b, w, k, side, plies, repetition, f, paths)
+                paths.clear()
+                continue
+            nk = (k & ~over) | land if land & promo else k & ~over
+            nb, nw = (b ^ f ^ land, w ^ over) if side == 0 else (b ^ over, w ^ f ^ land)
+            history = ((nb, nw, nk, nside),) if repetition else ()
+            out.append((move, (nb, nw, nk, nside, plies, 0, history)))
     return out
 
 
