@@ -10,15 +10,19 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
 
 import attrs
 import numpy as np
 
 from mindgames.errors import CapabilityError, IllegalMoveError
 
-State = Hashable
-Move = Hashable
+#: A state or a move: a hashable value (ints and tuples) that only its game interprets. Typed
+#: ``Any`` so that each game annotates its own concrete type (``KalahState``,
+#: ``DraughtsMove``) and game-agnostic code passes them through unchecked; with ``Hashable``
+#: here, every concrete override would break the Game signature it implements.
+State: TypeAlias = Any
+Move: TypeAlias = Any
 
 
 class Game(ABC):

@@ -38,8 +38,9 @@ class Model(ABC):
 
     #: registry name of the model kind ("mlp", "linear", ...)
     kind: ClassVar[str]
-    #: capabilities this model offers (a subset of CAPABILITIES)
-    capabilities: ClassVar[frozenset[str]] = frozenset()
+    #: capabilities this model offers (a subset of CAPABILITIES); a class attribute, which a
+    #: composite model (``staged``: what its members share) sets per instance
+    capabilities: frozenset[str] = frozenset()
 
     @abstractmethod
     def value(self, x: np.ndarray) -> float:
@@ -134,6 +135,13 @@ def as_parametric(model: Model) -> Parametric:
     """``model`` typed as ``Parametric``; CapabilityError when it lacks the methods."""
     if not isinstance(model, Parametric):
         raise CapabilityError(f"model {model.kind!r} is not parametric (get_params/set_params)")
+    return model
+
+
+def as_fittable(model: Model) -> Fittable:
+    """``model`` typed as ``Fittable``; CapabilityError when it lacks ``fit``."""
+    if not isinstance(model, Fittable):
+        raise CapabilityError(f"model {model.kind!r} is not fittable (fit)")
     return model
 
 

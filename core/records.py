@@ -38,7 +38,7 @@ class EncodingInfo:
     game: str
     name: str
     build: Callable[[Any, Any], Encoding]
-    options: type | None = None
+    options: type[Any] | None = None
     description: str = ""
 
 
@@ -52,7 +52,7 @@ class ModelInfo:
 
     name: str
     cls: type[Model]
-    config: type
+    config: type[Any]
     create: Callable[[Any, Sequence[str], np.random.Generator], Model]
     default_encoding: str | None = None
     description: str = ""

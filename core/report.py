@@ -44,7 +44,7 @@ def build_report(
         pairs[int(r["pair"])].append(r)
         terminations[r["termination"]] += 1
     met = sorted({tuple(sorted(key, key=list(agents).index)) for key in head})
-    results = {(a, b): tuple(head[(a, b)]) for a, b in met}
+    results = {(a, b): (head[(a, b)][0], head[(a, b)][1], head[(a, b)][2]) for a, b in met}
     fit = fit_elo(agents, results, anchor=anchor)
     ratings = fit.as_dict()
 
@@ -79,7 +79,7 @@ def build_report(
             }
         )
 
-    standings = []
+    standings: list[dict[str, Any]] = []
     for a in agents:
         w, d, l_ = wdl[a]
         standings.append(

@@ -183,7 +183,7 @@ class HistoryFile:
     def add(self, row: dict[str, Any]) -> None:
         if self._cut:
             self._cut = False
-            key, count = next(iter(row.items()), (None, None))
+            key, count = next(iter(row.items()), ("", None))
             kept = [r for r in read_jsonl(self.path) if not _at_or_after(r.get(key), count)]
             self.rewrite(kept)
         if self._fh is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import attrs
 import numpy as np
@@ -34,7 +34,7 @@ class Material(Model):
     """Weighted sum of the material columns, squashed by s / (1 + |s|)."""
 
     kind = "material"
-    capabilities: ClassVar[frozenset[str]] = frozenset()
+    capabilities = frozenset()
 
     def __init__(self, weights: np.ndarray, scale: float, named: Mapping[str, float]) -> None:
         self.w = np.asarray(weights, dtype=float) * scale

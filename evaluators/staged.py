@@ -34,6 +34,9 @@ from mindgames.model import (
     PARAMETRIC,
     BatchDifferentiable,
     Model,
+    as_differentiable,
+    as_fittable,
+    as_parametric,
     param_groups_of,
 )
 
@@ -93,7 +96,11 @@ class Staged(Model):
         self._width = len(columns)
         shared = frozenset.intersection(*(frozenset(m.capabilities) for m in self.members))
         self.capabilities = shared
-        self._sizes = [len(m.get_params()) for m in self.members] if PARAMETRIC in shared else []
+        self._sizes = (
+            [len(as_parametric(m).get_params()) for m in self.members]
+            if PARAMETRIC in shared
+            else []
+        )
 
     # --- stages ----------------------------------------------------------------------------
     def stage(self, x: np.ndarray) -> int:
@@ -133,7 +140,7 @@ class Staged(Model):
 
     def get_params(self) -> np.ndarray:
         self._need(PARAMETRIC)
-        parts = [m.get_params() for m in self.members]
+        parts = [as_parametric(m).get_params() for m in self.members]
         return np.concatenate(parts) if parts else np.zeros(0)
 
     def set_params(self, params: np.ndarray) -> None:
@@ -145,7 +152,7 @@ class Staged(Model):
             )
         start = 0
         for m, size in zip(self.members, self._sizes, strict=True):
-            m.set_params(params[start : start + size])
+            as_parametric(m).set_params(params[start : start + size])
             start += size
 
     def param_groups(self) -> list[tuple[str, int, int]]:
@@ -161,7 +168,7 @@ class Staged(Model):
     def value_and_grad(self, x: np.ndarray) -> tuple[float, np.ndarray]:
         self._need(DIFFERENTIABLE)
         k = self.stage(x)
-        v, g = self.members[k].value_and_grad(x)
+        v, g = as_differentiable(self.members[k]).value_and_grad(x)
         grad = np.zeros(sum(self._sizes))
         start = sum(self._sizes[:k])
         grad[start : start + self._sizes[k]] = g
@@ -181,7 +188,7 @@ class Staged(Model):
                 if isinstance(m, BatchDifferentiable):
                     v, g = m.value_and_grad_batch(xs[rows])
                 else:
-                    pairs = [m.value_and_grad(x) for x in xs[rows]]
+                    pairs = [as_differentiable(m).value_and_grad(x) for x in xs[rows]]
                     v = np.array([p[0] for p in pairs])
                     g = np.array([p[1] for p in pairs])
                 values[rows] = v
@@ -198,7 +205,7 @@ class Staged(Model):
         for k, m in enumerate(self.members):
             rows = st == k
             if rows.any():
-                m.fit(xs[rows], ys[rows])
+                as_fittable(m).fit(xs[rows], ys[rows])
 
     # --- files -----------------------------------------------------------------------------
     def config(self) -> dict[str, Any]:

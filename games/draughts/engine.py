@@ -125,12 +125,13 @@ def capture_paths(own: int, opp: int, kings: int, side: int, jumping: int) -> li
     return out
 
 
-def simple_moves(own: int, opp: int, kings: int, side: int) -> list[tuple[int, int]]:
+def simple_moves(own: int, opp: int, kings: int, side: int) -> list[tuple[int, ...]]:
     """Every non-capturing move as (from PDN square, to PDN square), ignoring capture priority."""
     empty = BOARD ^ (own | opp)
     ok = own & kings
     pdn = PDN
-    out = []
+    out: list[tuple[int, ...]] = []
+    sets: tuple[tuple[int, int], ...]
     if side == 0:
         sets = ((own << 4) & empty, -4), ((own << 5) & empty, -5)
         if ok:

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 import numpy as np
 
@@ -37,7 +39,7 @@ def kalah14(game: Kalah, options: Kalah14Options) -> Encoding:
     def encode(state: KalahState) -> np.ndarray:
         return np.array(game.fields_from_mover(state), dtype=float) * factor
 
-    def encode_batch(states: list[KalahState]) -> np.ndarray:
+    def encode_batch(states: Sequence[KalahState]) -> np.ndarray:
         return np.array([game.fields_from_mover(s) for s in states], dtype=float) * factor
 
     return Encoding("kalah14", columns, encode, encode_batch)

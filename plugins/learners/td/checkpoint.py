@@ -13,7 +13,7 @@ import numpy as np
 from mindgames.config import unstructure
 from mindgames.errors import ConfigError, MindgamesError
 from mindgames.files import read_npz, write_npz
-from mindgames.model import Evaluator, Model
+from mindgames.model import Evaluator, Model, as_parametric
 
 CHECKPOINT = "checkpoint.npz"
 CHECKPOINT_FORMAT = "mindgames-td-checkpoint"
@@ -39,9 +39,9 @@ def save_checkpoint(
         "history": history,
         **counters,
     }
-    arrays = {"params": model.get_params(), "velocity": velocity}
+    arrays = {"params": as_parametric(model).get_params(), "velocity": velocity}
     if clone is not None:
-        arrays["clone"] = clone.model.get_params()
+        arrays["clone"] = as_parametric(clone.model).get_params()
     write_npz(path, meta, arrays)
 
 
@@ -59,11 +59,11 @@ def load_checkpoint(
     if meta["options"] != json.loads(json.dumps(unstructure(options))):
         raise ConfigError(f"{path}: written with other td options; cannot resume with these")
     params = arrays["params"]
-    if params.shape != np.shape(model.get_params()):
+    if params.shape != np.shape(as_parametric(model).get_params()):
         raise MindgamesError(f"{path}: parameters do not fit this model")
-    model.set_params(params)
+    as_parametric(model).set_params(params)
     if clone is not None:
-        clone.model.set_params(arrays["clone"])
+        as_parametric(clone.model).set_params(arrays["clone"])
     rng.bit_generator.state = meta["rng"]
     return meta, arrays["velocity"].astype(float)
 

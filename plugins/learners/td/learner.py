@@ -12,10 +12,10 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
-from mindgames.game import Game, Move, State
+from mindgames.game import CountsPieces, Game, Move, State
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
-from mindgames.model import DIFFERENTIABLE, Evaluator
+from mindgames.model import DIFFERENTIABLE, Evaluator, as_parametric
 from mindgames.plugins.learners.td import selfplay
 from mindgames.plugins.learners.td.checkpoint import (
     CHECKPOINT,
@@ -140,7 +140,7 @@ class TDLearner(Learner):
                 points = selfplay.play_test_games(self, game, evaluator, clone, searcher, rng)
                 copied = sum(points) >= self.clone_points
                 if copied:
-                    clone.model.set_params(model.get_params())
+                    as_parametric(clone.model).set_params(model.get_params())
                     clones += 1
                 row.update({"test": points, "cloned": copied, "clones": clones})
             seconds = time.perf_counter() - begin
@@ -201,9 +201,8 @@ class TDLearner(Learner):
     ) -> dict[str, Any]:
         """The history row of a batch (before the cloning test and the timings)."""
         row: dict[str, Any] = {"games": played, "mean_plies": float(np.mean(plies))}
-        counter = getattr(game, "pieces", None)
-        if callable(counter):
-            row["mean_pieces"] = float(np.mean([counter(final) for final in finals]))
+        if isinstance(game, CountsPieces):
+            row["mean_pieces"] = float(np.mean([game.pieces(final) for final in finals]))
         row["lambda"] = round(update.lam, 6)
         if self.alpha_end_scale is not None:
             scale = decay(1.0, self.alpha_end_scale, played / self.games)

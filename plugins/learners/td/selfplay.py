@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mindgames.game import Game, Move, State
-from mindgames.model import Evaluator
+from mindgames.model import BatchDifferentiable, Evaluator
 from mindgames.plugins.learners.td.moves import Reward, Successors, choose, explored, pick
 from mindgames.plugins.learners.td.starts import Start, pick_start
 from mindgames.plugins.learners.td.update import TDUpdate
@@ -82,7 +82,7 @@ def play_game(
         and searcher is None
         and learners == (True, True)
         and players[0] is players[1]
-        and callable(getattr(players[0].model, "value_and_grad_batch", None))
+        and isinstance(players[0].model, BatchDifferentiable)
     )
     cached: tuple[float, np.ndarray] | None = None
     while plies < opts.max_plies and not game.is_terminal(state):
@@ -195,7 +195,7 @@ def play_lockstep(
     """
     model: Any = evaluator.model
     encode_batch = evaluator.encoding.encode_batch
-    batch_grad = getattr(model, "value_and_grad_batch", None)
+    batch_grad = model.value_and_grad_batch if isinstance(model, BatchDifferentiable) else None
     width = len(update.alpha)
     slots = min(opts.lockstep, n)
     traces = np.zeros((slots, width))

@@ -10,12 +10,12 @@ as s_t and -1 otherwise; each step, with the weights as they are::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from mindgames.errors import ConfigError, MindgamesError
+from mindgames.model import Model, as_parametric, param_groups_of
 
 
 class TDUpdate:
@@ -72,18 +72,17 @@ class TDUpdate:
         self.model.set_params(self.model.get_params() + change)
 
 
-def alpha_vector(model: Any, inputs: int, alpha: float | list[float] | None) -> np.ndarray:
+def alpha_vector(model: Model, inputs: int, alpha: float | list[float] | None) -> np.ndarray:
     """One step size per parameter.
 
     A model that exposes ``param_groups()`` -- ``[(name, size, fan_in), ...]`` in
     ``get_params()`` order -- gets one alpha per group, ``1/fan_in`` when unset; other models get
     one alpha, ``1/inputs`` when unset.
     """
-    n = len(model.get_params())
-    groups_fn: Callable[[], Sequence[tuple[str, int, int]]] | None = getattr(
-        model, "param_groups", None
-    )
-    groups = list(groups_fn()) if callable(groups_fn) else [("all", n, inputs)]
+    n = len(as_parametric(model).get_params())
+    groups = param_groups_of(model)  # the GroupedParams protocol
+    if groups is None:
+        groups = [("all", n, inputs)]
     if sum(int(g[1]) for g in groups) != n:
         raise MindgamesError(f"model {model.kind!r}: param_groups() do not cover its parameters")
     if isinstance(alpha, list):
