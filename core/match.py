@@ -109,7 +109,8 @@ def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> dict[s
 _cache: dict[str, Any] = {}
 
 
-def _cached(registry: Registry, key: tuple[Any, ...], build: Any) -> Any:
+def cached(registry: Registry, key: tuple[Any, ...], build: Any) -> Any:
+    """``build()`` once per worker process for each registry and JSON-able ``key``."""
     k = json.dumps([id(registry), *key], sort_keys=True, default=str)
     if k not in _cache:
         _cache[k] = build()
@@ -120,13 +121,13 @@ def play_task(task: Mapping[str, Any], registry: Registry | None = None) -> dict
     """Worker entry point: rebuild game and agents from the task's specs and play it."""
     t = GameTask.from_dict(task)
     reg = registry or get_registry()
-    game = _cached(reg, ("game", t.game), lambda: reg.game(t.game))
-    first = _cached(
+    game = cached(reg, ("game", t.game), lambda: reg.game(t.game))
+    first = cached(
         reg,
         ("agent", t.game, t.first, t.first_spec),
         lambda: build_agent(reg, game, t.first_spec, name=t.first),
     )
-    second = _cached(
+    second = cached(
         reg,
         ("agent", t.game, t.second, t.second_spec),
         lambda: build_agent(reg, game, t.second_spec, name=t.second),

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
+from mindgames.agent import build_agent
 from mindgames.cli.common import SEED
-from mindgames.cli.tournament import resumable_progress, scheduler_option, workers_option
+from mindgames.cli.tournament import (
+    progress,
+    resumable_progress,
+    scheduler_option,
+    workers_option,
+)
 from mindgames.curve import CURVE_FILE, CurveSettings, measure, table
-from mindgames.errors import Interrupted
+from mindgames.errors import Interrupted, MindgamesError
+from mindgames.executors import default_workers, open_executor
+from mindgames.quality import choose, report
+from mindgames.registry import get_registry
+from mindgames.solved import DEFAULT_MAX_PIECES, Sampling, build, read_file, require_solvable
 
 
 @click.command()
@@ -76,4 +87,113 @@ def curve(
     click.echo(table(lines))
 
 
-COMMANDS = [curve]
+
+
+def _bound(text: str) -> int | None:
+    """``--max-pieces``: a count, or ``none`` for no bound."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise click.BadParameter(f"expected a number or 'none', got {text!r}") from None
+    if value < 0:
+        raise click.BadParameter(f"must be at least 0, got {value}")
+    return value
+
+
+@click.command()
+@click.argument("game_spec", metavar="GAME")
+@click.option("--agent", "agents", multiple=True, metavar="SPEC", help="Agent to judge (repeat).")
+@click.option(
+    "--positions",
+    "positions_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="A solved-positions file (from --write): judge without solving.",
+)
+@click.option("--count", type=click.IntRange(1), default=None, help="Positions (default 1000).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Sampling and agents' seed.")
+@click.option(
+    "--max-pieces",
+    default=str(DEFAULT_MAX_PIECES),
+    show_default=True,
+    help="Sample positions with at most this many pieces on the board ('none': no bound).",
+)
+@click.option("--min-plies", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--write", type=click.Path(dir_okay=False), default=None, help="Keep the set here.")
+@workers_option
+@scheduler_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON report a line per agent.")
+def quality(
+    game_spec: str,
+    agents: tuple[str, ...],
+    positions_file: str | None,
+    count: int | None,
+    seed: int,
+    max_pieces: str,
+    min_plies: int,
+    write: str | None,
+    workers: int | None,
+    scheduler: str | None,
+    as_json: bool,
+) -> None:
+    """Judge agents by the exact value of their moves in solved late positions of GAME."""
+    registry = get_registry()
+    game = registry.game(game_spec)
+    require_solvable(game)
+    if positions_file is not None and write is not None:
+        raise MindgamesError("give --positions (a solved set) or --write (a new one), not both")
+    if not agents and write is None:
+        raise MindgamesError("nothing to do: give --agent SPEC, or --write FILE to keep a set")
+    for spec in agents:
+        build_agent(registry, game, spec)  # a bad agent fails before any solving
+    n = workers or default_workers()
+    source: str | None = positions_file
+    if positions_file is not None:
+        solved = read_file(positions_file, game)[1][:count]
+    with open_executor(n, scheduler) as executor:
+        if positions_file is None:
+            sampling = Sampling(count or 1000, seed, _bound(max_pieces), min_plies)
+            with progress(sampling.count, "solving", as_json, "positions") as update:
+                solved = build(
+                    game,
+                    sampling,
+                    executor,
+                    write=write,
+                    on_solved=lambda s, kept: update({}) if kept else None,
+                    window=4 * n,
+                )
+            source = write
+        for spec in agents:
+            with progress(len(solved), spec, as_json, "positions") as update:
+                chosen = choose(game, spec, solved, executor, seed=seed, on_chunk=_each(update))
+            result = report(spec, solved, chosen, game=game.spec(), file=source, seed=seed)
+            if as_json:
+                click.echo(json.dumps(result, sort_keys=True))
+            else:
+                click.echo(_summary(result))
+    if write is not None and not as_json:
+        click.echo(f"{len(solved)} solved positions: {write}")
+
+
+def _each(update: Any) -> Any:
+    """An ``on_chunk(n)`` that advances a progress bar ``n`` steps."""
+
+    def advance(n: int) -> None:
+        for _ in range(n):
+            update({})
+
+    return advance
+
+
+def _summary(result: dict[str, Any]) -> str:
+    return (
+        f"{result['agent']}: optimal move in {result['optimal']} of {result['positions']} "
+        f"positions ({result['optimal_share']:.1%} [{result['optimal_low']:.1%}, "
+        f"{result['optimal_high']:.1%}]), mean margin lost {result['mean_loss']:.3f}, "
+        f"max {result['max_loss']}"
+    )
+
+
+COMMANDS = [curve, quality]

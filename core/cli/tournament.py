@@ -24,8 +24,10 @@ from mindgames.tournament import run_tournament as play_tournament
 
 
 @contextlib.contextmanager
-def progress(total: int, label: str, quiet: bool) -> Iterator[Callable[[dict[str, Any]], None]]:
-    """A progress bar on standard error (games done, rate, time left); yields the updater."""
+def progress(
+    total: int, label: str, quiet: bool, unit: str = "games"
+) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """A progress bar on standard error (``unit`` done, rate, time left); yields the updater."""
     if quiet or total <= 0 or not sys.stderr.isatty():
         yield lambda record: None
         return
@@ -34,7 +36,7 @@ def progress(total: int, label: str, quiet: bool) -> Iterator[Callable[[dict[str
 
     def rate(_: Any) -> str:
         seconds = time.perf_counter() - start
-        return f"{done[0] / seconds:.1f} games/s" if seconds > 0 and done[0] else ""
+        return f"{done[0] / seconds:.1f} {unit}/s" if seconds > 0 and done[0] else ""
 
     with click.progressbar(
         length=total,

@@ -204,6 +204,12 @@ class Kalah(Game):
 
         return solve(self, state).value
 
+    def pieces(self, state: KalahState) -> int:
+        """Seeds left in the pits (``CountsPieces``): how much of the game is still to play."""
+        t = self.t
+        fields = t.unpack(state[0])
+        return sum(fields) - fields[t.store[0]] - fields[t.store[1]]
+
     def search_key(self, state: KalahState) -> tuple[int, int]:
         return state[0], state[1]
 

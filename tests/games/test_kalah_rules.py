@@ -334,3 +334,24 @@ def test_a_game_without_a_solver_refuses_solve_with_a_capability_error():
     assert not game.solvable
     with pytest.raises(CapabilityError, match="cannot solve"):
         game.solve(game.initial_state())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 5), max_size=40))
+def test_pieces_are_the_seeds_left_in_the_pits(choices):
+    from mindgames.game import CountsPieces
+
+    game = Kalah(pits=4, seeds=3)
+    assert isinstance(game, CountsPieces)
+    state = game.initial_state()
+    assert game.pieces(state) == 24
+    for choice in choices:
+        if game.is_terminal(state):
+            break
+        moves = game.legal_moves(state)
+        state = game.play(state, moves[choice % len(moves)])
+        south, north = game.t.unpack(state[0])[4], game.t.unpack(state[0])[9]
+        assert game.pieces(state) == 24 - south - north
+    if game.is_terminal(state):
+        assert game.pieces(state) == 0
+    assert game.pieces(pos(game, "1,0,0,2;10;0,0,3,0;5;S")) == 6

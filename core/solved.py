@@ -1,0 +1,347 @@
+"""Solved positions: late positions of random games with the exact value of every legal move.
+
+For a game that declares ``solvable``, ``build`` samples positions and solves each of their
+moves with ``Game.solve`` as pure tasks on an executor; ``mindgames quality`` then judges any
+agent against the stored values without solving again (``core/quality.py``).
+
+Sampling (seeded): candidate k plays one game of uniformly random moves from the initial
+position and takes one of its positions uniformly at random among those that are late enough
+-- at most ``max_pieces`` pieces on the board (``CountsPieces``; Kalah: seeds in the pits) and at
+least ``min_plies`` plies played -- and offer at least two moves. A candidate whose moves all
+have the same exact value asks nothing of an agent and is left out; the set is the first
+``count`` candidates that remain, so it depends on the seed alone (never on the executor).
+
+File (JSON Lines, written atomically; the format is in docs/measuring.md): a header record,
+then one record per position: ``{"position", "plies", "values": {move text: value}, "best"}``.
+While it is built, every solved candidate is appended to ``FILE.partial`` (header first), so a
+killed run resumes without solving those again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+import numpy as np
+
+from mindgames.errors import CapabilityError, MindgamesError
+from mindgames.executors import SerialExecutor
+from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, read_jsonl
+from mindgames.game import CountsPieces, Game, State
+from mindgames.match import cached
+from mindgames.registry import Registry, get_registry
+
+FORMAT = "mindgames-solved-positions"
+VERSION = 1
+#: Kalah(6,4) solves every move of a position with at most 18 seeds in the pits in about 0.2 s
+#: (measured; at 20-26 seeds it took 1-60 s), so this is the default bound (docs/measuring.md)
+DEFAULT_MAX_PIECES = 18
+#: spawn key that separates the sampling stream from other random streams
+SAMPLE_STREAM = 3
+#: random games that may yield no late position before sampling gives up
+MAX_TRIES = 1000
+
+
+@attrs.frozen
+class Sampling:
+    """Which positions a set holds: how many, from which seed, and how late."""
+
+    count: int = 1000
+    seed: int = 0
+    max_pieces: int | None = DEFAULT_MAX_PIECES
+    min_plies: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+@attrs.frozen
+class Solved:
+    """One position with the exact value (for its mover) of each legal move, by move text."""
+
+    position: str
+    plies: int
+    values: dict[str, int]
+
+    @property
+    def best(self) -> int:
+        return max(self.values.values())
+
+    @property
+    def decisive(self) -> bool:
+        """Whether some move is worse than another (else the position asks nothing)."""
+        return len(set(self.values.values())) > 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "plies": self.plies,
+            "values": self.values,
+            "best": self.best,
+        }
+
+
+def require_solvable(game: Game, sampling: Sampling | None = None) -> None:
+    """Refuse a game that cannot solve, or cannot count pieces when a bound is asked for."""
+    if not game.solvable:
+        raise CapabilityError(f"game {game.spec()!r} cannot solve positions exactly (not solvable)")
+    bounded = sampling is not None and sampling.max_pieces is not None
+    if bounded and not isinstance(game, CountsPieces):
+        raise CapabilityError(
+            f"game {game.spec()!r} does not count pieces: sample with --max-pieces none "
+            "and --min-plies instead"
+        )
+
+
+def candidates(game: Game, sampling: Sampling) -> Iterator[tuple[str, int]]:
+    """The endless stream of candidate positions (text, plies played) that ``sampling`` asks."""
+    rng = np.random.default_rng([sampling.seed, SAMPLE_STREAM])
+    while True:
+        for _ in range(MAX_TRIES):
+            late = _late_positions(game, sampling, rng)
+            if late:
+                state = late[int(rng.integers(len(late)))]
+                yield game.position_text(state), game.progress(state)
+                break
+        else:
+            raise MindgamesError(
+                f"{MAX_TRIES} random games of {game.spec()} gave no position with at most "
+                f"{sampling.max_pieces} pieces after {sampling.min_plies} plies"
+            )
+
+
+def _late_positions(game: Game, sampling: Sampling, rng: np.random.Generator) -> list[State]:
+    """The late-enough positions with two moves or more of one game of random moves."""
+    pieces = game.pieces if isinstance(game, CountsPieces) else None
+    bound = sampling.max_pieces
+    state = game.initial_state()
+    late = []
+    while not game.is_terminal(state):
+        moves = game.legal_moves(state)
+        if (
+            len(moves) > 1
+            and game.progress(state) >= sampling.min_plies
+            and (bound is None or (pieces is not None and pieces(state) <= bound))
+        ):
+            late.append(state)
+        state = game.play(state, moves[int(rng.integers(len(moves)))])
+    return late
+
+
+def solve_moves(game: Game, state: State) -> dict[str, int]:
+    """The exact value of each legal move for the side to move in ``state``.
+
+    A move's value is ``solve`` of its successor, negated when the other side moves there.
+    """
+    mover = game.to_move(state)
+    values = {}
+    for move, child in game.children(state):
+        value = game.solve(child)
+        values[game.move_text(state, move)] = value if game.to_move(child) == mover else -value
+    return values
+
+
+def solve_task(
+    game_spec: str, position: str, registry: Registry | None = None
+) -> dict[str, int]:
+    """Worker entry point: the move values of one position (pure: same input, same answer)."""
+    reg = registry or get_registry()
+    game = cached(reg, ("game", game_spec), lambda: reg.game(game_spec))
+    return solve_moves(game, game.parse_position(position))
+
+
+def header(game: Game, sampling: Sampling) -> dict[str, Any]:
+    """The first record of a solved-positions file: what the set is and how it was drawn."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game.spec(),
+        "sampling": sampling.as_dict(),
+        "value": "Game.solve of the successor, for the side to move in the position",
+    }
+
+
+def build(
+    game: Game,
+    sampling: Sampling,
+    executor: Executor,
+    *,
+    write: str | Path | None = None,
+    registry: Registry | None = None,
+    on_solved: Callable[[Solved, bool], None] | None = None,
+    window: int = 8,
+) -> list[Solved]:
+    """Sample and solve ``sampling.count`` decisive positions; write them to ``write``.
+
+    With ``write``, every solved candidate also goes to ``write + ".partial"`` as it finishes
+    and a rerun takes those from there; the finished set replaces ``write`` atomically.
+    ``on_solved(solved, kept)`` is called for each candidate in order.
+    """
+    require_solvable(game, sampling)
+    head = header(game, sampling)
+    partial = Path(f"{write}.partial") if write is not None else None
+    known = _read_partial(partial, head) if partial is not None else {}
+    serial = isinstance(executor, SerialExecutor)
+    with contextlib.ExitStack() as stack:
+        log: IO[str] | None = None
+        if partial is not None:
+            log = stack.enter_context(_open_partial(partial, head))
+        kept = _solve_in_order(
+            game,
+            sampling,
+            executor,
+            known,
+            log,
+            registry if serial else None,
+            on_solved,
+            1 if serial else window,
+        )
+    if write is not None:
+        write_file(write, head, kept)
+        if partial is not None:
+            partial.unlink(missing_ok=True)
+    return kept
+
+
+def _solve_in_order(
+    game: Game,
+    sampling: Sampling,
+    executor: Executor,
+    known: Mapping[int, Solved],
+    log: IO[str] | None,
+    registry: Registry | None,
+    on_solved: Callable[[Solved, bool], None] | None,
+    window: int,
+) -> list[Solved]:
+    """Solve candidates ``window`` at a time, keeping the first decisive ones in order."""
+    stream = enumerate(candidates(game, sampling))
+    spec = game.spec()
+    inflight: dict[Future[dict[str, int]], tuple[int, str, int]] = {}
+    ready: dict[int, Solved] = {}  # solved candidates not yet taken in order
+    kept: list[Solved] = []
+    cursor = 0
+    try:
+        while len(kept) < sampling.count:
+            while len(inflight) < window and len(inflight) + len(ready) < 2 * window:
+                index, (text, plies) = next(stream)
+                if index in known and known[index].position == text:
+                    ready[index] = known[index]
+                    continue
+                args = (spec, text, registry) if registry is not None else (spec, text)
+                inflight[executor.submit(solve_task, *args)] = (index, text, plies)
+            if cursor not in ready:
+                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                for future in done:
+                    index, text, plies = inflight.pop(future)
+                    ready[index] = Solved(text, plies, future.result())
+                    if log is not None:
+                        append_jsonl(log, {"index": index, **ready[index].as_dict()})
+            while cursor in ready and len(kept) < sampling.count:
+                solved = ready.pop(cursor)
+                if solved.decisive:
+                    kept.append(solved)
+                if on_solved is not None:
+                    on_solved(solved, solved.decisive)
+                cursor += 1
+    finally:
+        for future in inflight:
+            future.cancel()
+    return kept
+
+
+@contextlib.contextmanager
+def _open_partial(path: Path, head: Mapping[str, Any]) -> Iterator[IO[str]]:
+    """The partial file open for appending, its header written first when it is new."""
+    drop_torn_tail(path)
+    fresh = not path.exists() or path.stat().st_size == 0
+    with path.open("a", encoding="utf-8") as fh:
+        if fresh:
+            append_jsonl(fh, dict(head))
+        yield fh
+
+
+def _read_partial(path: Path, head: Mapping[str, Any]) -> dict[int, Solved]:
+    """The candidates solved by an earlier run of the same set; another set's file is refused."""
+    records = read_jsonl(path)
+    if not records:
+        return {}
+    if records[0] != json.loads(json.dumps(head)):
+        raise MindgamesError(
+            f"{path}: a partial set of other positions (another game, seed or bound); "
+            "delete it or give another --write"
+        )
+    return {
+        int(r["index"]): Solved(r["position"], int(r["plies"]), dict(r["values"]))
+        for r in records[1:]
+    }
+
+
+def write_file(path: str | Path, head: Mapping[str, Any], solved: list[Solved]) -> None:
+    """Write a solved-positions file atomically: the header, then one record per position."""
+    with atomic_write(path, "w") as fh:
+        fh.write(json.dumps({**head, "positions": len(solved)}, sort_keys=True) + "\n")
+        for item in solved:
+            fh.write(json.dumps(item.as_dict(), sort_keys=True) + "\n")
+
+
+def read_file(path: str | Path, game: Game) -> tuple[dict[str, Any], list[Solved]]:
+    """The header and positions of a solved-positions file written for ``game``.
+
+    Every way the file can be bad is one MindgamesError naming the file and line.
+    """
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MindgamesError(f"{p}: cannot read the positions file: {exc}") from None
+    if not lines:
+        raise MindgamesError(f"{p}:1: empty file: not a solved-positions file")
+    head = _record(p, 1, lines[0])
+    if head.get("format") != FORMAT:
+        raise MindgamesError(f"{p}:1: not a solved-positions file (format is not {FORMAT!r})")
+    version = head.get("version")
+    if not isinstance(version, int) or not 1 <= version <= VERSION:
+        raise MindgamesError(f"{p}:1: format version {version!r} is not one this mindgames reads")
+    if head.get("game") != game.spec():
+        raise MindgamesError(f"{p}:1: positions of game {head.get('game')!r}, not {game.spec()!r}")
+    solved = [_position(p, number, text, game) for number, text in enumerate(lines[1:], 2)]
+    if not solved:
+        raise MindgamesError(f"{p}: holds no positions")
+    return head, solved
+
+
+def _record(path: Path, number: int, text: str) -> dict[str, Any]:
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MindgamesError(f"{path}:{number}: not a JSON record: {exc}") from None
+    if not isinstance(record, dict):
+        raise MindgamesError(f"{path}:{number}: not a JSON object")
+    return record
+
+
+def _position(path: Path, number: int, text: str, game: Game) -> Solved:
+    """One position record, checked: its text parses and its values cover the legal moves."""
+    record = _record(path, number, text)
+    position, plies, values = record.get("position"), record.get("plies"), record.get("values")
+    where = f"{path}:{number}"
+    if not isinstance(position, str) or not isinstance(plies, int) or not isinstance(values, dict):
+        raise MindgamesError(f"{where}: expected position (text), plies and values (an object)")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
+        raise MindgamesError(f"{where}: every move value must be an integer")
+    try:
+        state = game.parse_position(position)
+    except MindgamesError as exc:
+        raise MindgamesError(f"{where}: {exc}") from None
+    legal = {game.move_text(state, move) for move in game.legal_moves(state)}
+    if set(values) != legal or len(legal) < 2:
+        raise MindgamesError(
+            f"{where}: the values name moves {sorted(values)}, but the legal moves are "
+            f"{sorted(legal)}"
+        )
+    return Solved(position, plies, dict(values))
