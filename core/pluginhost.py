@@ -129,10 +129,12 @@ class PluginHost:
         return out
 
     def check_pending(self, *, strict: bool) -> None:
-        """Report hook implementations that match no hookspec (a misspelt hook name).
+        """Report hook implementations that match no hookspec (a misspelt hook name) and
+        ``mindgames_*`` functions left without ``@hookimpl``.
 
-        pluggy would ignore them silently; a warning names the plugin and the closest hook.
+        pluggy would ignore both silently; a warning names the plugin and the closest hook.
         """
+        self._check_unmarked(strict=strict)
         for hook_name, caller in sorted(vars(self.pm.hook).items()):
             if not isinstance(caller, pluggy.HookCaller) or caller.has_spec():
                 continue
@@ -146,6 +148,18 @@ class PluginHost:
                     raise PluginError(f"plugin {impl.plugin_name!r}: {exc}")
                 source = self.source_of(impl.plugin_name)
                 self._fail(source.name, source.distribution, exc, "registering")
+
+    def _check_unmarked(self, *, strict: bool) -> None:
+        for plugin_name, plugin in self.pm.list_name_plugin():
+            hooked = {caller.name for caller in self.pm.get_hookcallers(plugin) or ()}
+            for attr in sorted(dir(plugin)):
+                if not attr.startswith("mindgames_") or attr in hooked:
+                    continue
+                if callable(getattr(plugin, attr, None)):
+                    error = f"{attr} is not marked with @hookimpl, so mindgames never calls it"
+                    if strict:
+                        raise PluginError(f"plugin {plugin_name!r}: {error}")
+                    self.fail(self.source_of(plugin_name), error, "registering")
 
     def source_of(self, plugin_name: str) -> PluginSource:
         """The source recorded for a registered plugin."""

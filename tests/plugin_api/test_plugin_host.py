@@ -102,6 +102,20 @@ def test_record_name_must_equal_the_class_name():
         Registry(host(), strict=True)
 
 
+def test_a_hook_without_hookimpl_is_reported():
+    class Unmarked:
+        def mindgames_games(self):
+            return [GameInfo("tictactoe", TicTacToe)]
+
+    host = PluginHost()
+    host.register(Unmarked(), "unmarked", "unmarked-dist")
+    registry = Registry(host, strict=False)
+    assert "tictactoe" not in registry.games
+    assert host.failures[0].error.startswith("mindgames_games is not marked with @hookimpl")
+    with pytest.raises(PluginError, match="'unmarked': mindgames_games is not marked"):
+        Registry(host, strict=True)
+
+
 def test_registry_with_replaces_an_installed_plugin_of_that_name():
     registry = registry_with(("kalah", TicTacToePlugin()))
     assert "kalah" not in registry.games and "tictactoe" in registry.games
