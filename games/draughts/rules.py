@@ -116,14 +116,7 @@ class Draughts(Game):
         The same states ``play`` makes (counters and repetition history included), in
         ``legal_moves`` order; the conformance suite checks it.
         """
-        b, w, k, side, plies, quiet, history = state
-        if (
-            quiet >= self._quiet_limit
-            or plies >= self._ply_limit
-            or (len(history) >= 9 and history.count(history[-1]) >= 3)
-        ):
-            return []  # drawn (``drawn`` inlined: this is the searchers' hot path)
-        return successors.children(b, w, k, side, plies, quiet, history, self.repetition)
+        return successors.children(state, self.repetition, self._quiet_limit, self._ply_limit)
 
     def move_count(self, state: DraughtsState) -> int:
         if self.drawn(state):

@@ -12,13 +12,14 @@ from __future__ import annotations
 from mindgames.games.draughts.engine import BOARD, KING_JUMPS, MAN_JUMPS, PDN, PROMO, jump_paths
 
 
-def _table(shift: int) -> dict[int, tuple[int, int]]:
-    """Target mask -> (from, to) PDN squares of a simple step by ``shift`` (negative: down)."""
+def _table(shift: int) -> dict[int, tuple[tuple[int, int], int]]:
+    """Target mask -> ((from, to) PDN squares, from | to mask) of a simple step by ``shift``
+    (negative: down the board)."""
     out = {}
     for to in range(35):
         frm = to - shift
         if PDN[to] and 0 <= frm < 35 and PDN[frm]:
-            out[1 << to] = (PDN[frm], PDN[to])
+            out[1 << to] = ((PDN[frm], PDN[to]), (1 << frm) | (1 << to))
     return out
 
 
@@ -101,22 +102,22 @@ def captures(
 
 
 def children(
-    b: int,
-    w: int,
-    k: int,
-    side: int,
-    plies: int,
-    quiet: int,
-    history: tuple[tuple[int, int, int, int], ...],
-    repetition: bool,
+    state: tuple, repetition: bool, quiet_limit: int, ply_limit: int | float
 ) -> list[tuple]:
-    """Every legal move with the state after it; ``plies`` etc. are the parent's counters.
+    """Every legal move with the state after it (``[]`` when a draw rule has ended the game).
 
     One long function with the loops written out per side and per kind of piece (locals only,
     no helper calls per child): this is the hot path of every search, self-play game and perft
     through ``Game.children``. A man's move and a capture reset ``quiet`` and the history to
     the new position's key; a king's simple move counts on and appends its key.
     """
+    b, w, k, side, plies, quiet, history = state
+    if (
+        quiet >= quiet_limit
+        or plies >= ply_limit
+        or (repetition and len(history) >= 9 and history.count(history[-1]) >= 3)
+    ):
+        return []  # drawn (``Draughts.drawn``, inlined)
     empty = BOARD ^ (b | w)
     plies += 1
     quiet += 1
@@ -135,32 +136,27 @@ def children(
             while t:
                 x = t & -t
                 t ^= x
-                f = x >> d
-                nb = b ^ f ^ x
-                if f & k:
-                    nk = k ^ f ^ x
+                move, step = table[x]
+                nb = b ^ step
+                if kings and step & k:
+                    nk = k ^ step
                     grown = (*history, (nb, w, nk, 1)) if repetition else ()
-                    app((table[x], (nb, w, nk, 1, plies, quiet, grown)))
+                    app((move, (nb, w, nk, 1, plies, quiet, grown)))
                 elif x & promo:
                     nk = k | x
-                    app(
-                        (
-                            table[x],
-                            (nb, w, nk, 1, plies, 0, ((nb, w, nk, 1),) if repetition else ()),
-                        )
-                    )
+                    app((move, (nb, w, nk, 1, plies, 0, ((nb, w, nk, 1),) if repetition else ())))
                 else:
-                    app((table[x], (nb, w, k, 1, plies, 0, ((nb, w, k, 1),) if repetition else ())))
+                    app((move, (nb, w, k, 1, plies, 0, ((nb, w, k, 1),) if repetition else ())))
         if kings:
             for d, table in _DOWN:
                 t = (kings >> d) & empty
                 while t:
                     x = t & -t
                     t ^= x
-                    mv = x | (x << d)
-                    nb, nk = b ^ mv, k ^ mv
+                    move, step = table[x]
+                    nb, nk = b ^ step, k ^ step
                     grown = (*history, (nb, w, nk, 1)) if repetition else ()
-                    app((table[x], (nb, w, nk, 1, plies, quiet, grown)))
+                    app((move, (nb, w, nk, 1, plies, quiet, grown)))
         return out
     kings = w & k
     jumping = w & (((b << 4) & (empty << 8)) | ((b << 5) & (empty << 10)))
@@ -174,25 +170,25 @@ def children(
         while t:
             x = t & -t
             t ^= x
-            f = x << d
-            nw = w ^ f ^ x
-            if f & k:
-                nk = k ^ f ^ x
+            move, step = table[x]
+            nw = w ^ step
+            if kings and step & k:
+                nk = k ^ step
                 grown = (*history, (b, nw, nk, 0)) if repetition else ()
-                app((table[x], (b, nw, nk, 0, plies, quiet, grown)))
+                app((move, (b, nw, nk, 0, plies, quiet, grown)))
             elif x & promo:
                 nk = k | x
-                app((table[x], (b, nw, nk, 0, plies, 0, ((b, nw, nk, 0),) if repetition else ())))
+                app((move, (b, nw, nk, 0, plies, 0, ((b, nw, nk, 0),) if repetition else ())))
             else:
-                app((table[x], (b, nw, k, 0, plies, 0, ((b, nw, k, 0),) if repetition else ())))
+                app((move, (b, nw, k, 0, plies, 0, ((b, nw, k, 0),) if repetition else ())))
     if kings:
         for d, table in _UP:
             t = (kings << d) & empty
             while t:
                 x = t & -t
                 t ^= x
-                mv = x | (x >> d)
-                nw, nk = w ^ mv, k ^ mv
+                move, step = table[x]
+                nw, nk = w ^ step, k ^ step
                 grown = (*history, (b, nw, nk, 0)) if repetition else ()
-                app((table[x], (b, nw, nk, 0, plies, quiet, grown)))
+                app((move, (b, nw, nk, 0, plies, quiet, grown)))
     return out

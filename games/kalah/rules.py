@@ -68,6 +68,17 @@ class Tables:
                 lasts.append(i)
             self.delta.append([dd - (s << self.shift[f]) for s, dd in enumerate(deltas)])
             self.last.append(lasts)
+        #: per side, per own pit: (move, shift, sowing deltas, last fields) for ``children``
+        self.sowings = tuple(
+            tuple((i + 1, self.shift[o + i], self.delta[o + i], self.last[o + i]) for i in range(m))
+            for o in self.offset
+        )
+        #: per side, per field: (its shift, the opposite pit's shift) if it is the side's own
+        #: pit (where a last seed may capture), else None
+        self.captures = tuple(
+            [(self.shift[f], self.shift[2 * m - f]) if o <= f < o + m else None for f in range(n)]
+            for o in self.offset
+        )
 
     def pack(self, fields: Sequence[int]) -> int:
         return sum(v << self.shift[k] for k, v in enumerate(fields))
@@ -151,33 +162,33 @@ class Kalah(Game):
         """Every legal move with its successor, sown in one pass (``sow`` inlined for speed)."""
         pos, side, plies = state
         t = self._tables
-        b, mask, m = t.bits, t.mask, t.pits
-        off = t.offset[side]
+        mask, south, north = t.mask, t.pit_mask[0], t.pit_mask[1]
         store = t.store[side]
-        store_unit = 1 << t.shift[store]
-        south, north = t.pit_mask
-        delta, last = t.delta, t.last
+        unit = 1 << t.shift[store]
+        captures = t.captures[side]
         other = 1 - side
+        empty_capture = self.empty_capture
         plies += 1
         out = []
-        for i in range(off, off + m):
-            s = (pos >> (i * b)) & mask
+        for move, shift, deltas, lasts in t.sowings[side]:
+            s = (pos >> shift) & mask
             if not s:
                 continue
-            npos = pos + delta[i][s]
-            land = last[i][s]
+            npos = pos + deltas[s]
+            land = lasts[s]
             if land == store:
                 nside = side  # an extra turn
             else:
                 nside = other
-                if off <= land < off + m and (npos >> (land * b)) & mask == 1:
-                    opp = 2 * m - land
-                    o = (npos >> (opp * b)) & mask
-                    if o or self.empty_capture:
-                        npos += (1 + o) * store_unit - (1 << (land * b)) - (o << (opp * b))
+                capture = captures[land]
+                if capture is not None and (npos >> capture[0]) & mask == 1:
+                    at, opposite = capture
+                    o = (npos >> opposite) & mask
+                    if o or empty_capture:
+                        npos += (1 + o) * unit - (1 << at) - (o << opposite)
             if not npos & south or not npos & north:
                 npos = sweep(t, npos)
-            out.append((i - off + 1, (npos, nside, plies)))
+            out.append((move, (npos, nside, plies)))
         return out
 
     def is_terminal(self, state: KalahState) -> bool:
