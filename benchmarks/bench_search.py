@@ -3,8 +3,8 @@
 Measures (median of ``--repeats`` runs; the machine is shared, so read ratios, not absolutes):
 
 * ``baseline`` -- a walk of the full move tree to depth 4 from the checkers start through
-  ``legal_moves`` and ``play`` only: positions per second, the ceiling of any searcher that sees
-  the game through the Game interface;
+  ``Game.children`` only: positions per second, the ceiling of any searcher that sees the game
+  through the Game interface;
 * alpha-beta from the checkers start at depths 6 and 8 with the ``material`` evaluator and with
   a 32-10-1 MLP on ``raw32`` (unbatched and batched leaves), and with a pure-Python material
   function written here (what the search costs without numpy in the leaf); ``_numpy`` rows
@@ -18,6 +18,15 @@ Measures (median of ``--repeats`` runs; the machine is shared, so read ratios, n
 Prints JSON and writes benchmarks/results/search.json.
 
     .venv/bin/python benchmarks/bench_search.py [--repeats 5] [--games 2]
+
+With ``--compare-python PY`` it also times the acceptance cases of issue 22 (checkers depth 8
+with material and with the 32-10-1 MLP, Kalah depth 8, give-away depth 6 per move) in another
+checkout's interpreter (this same script run there with ``--acceptance-json``), alternating
+the two for ``--rounds`` rounds, and reports CPU-time ratios and whether the searches agree
+(moves, values, node and leaf counts). CPU seconds (``time.process_time``) are compared, not
+wall seconds: the machine is shared, and CPU time is what a search costs.
+
+    .venv/bin/python benchmarks/bench_search.py --compare-python /work/wt/baseline/.venv/bin/python
 """
 
 from __future__ import annotations
@@ -30,6 +39,8 @@ import argparse
 import json
 import platform
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -65,10 +76,10 @@ def numpy_path(evaluator: Evaluator) -> Evaluator:
 
 
 def walk(game: Game, state: Any, depth: int) -> int:
-    """Positions of the full tree to ``depth`` through legal_moves and play."""
+    """Positions of the full tree to ``depth`` through ``children``."""
     if depth == 0:
         return 1
-    return 1 + sum(walk(game, game.play(state, m), depth - 1) for m in game.legal_moves(state))
+    return 1 + sum(walk(game, child, depth - 1) for _, child in game.children(state))
 
 
 def baseline(game: Game, repeats: int) -> dict[str, Any]:
@@ -140,18 +151,13 @@ def giveaway_moves(
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--games", type=int, default=2, help="give-away games for per-move figures")
-    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "search.json"))
-    args = parser.parse_args()
-
+def full_table(repeats: int, games: int) -> dict[str, Any]:
+    """Every row of the search table (this code only)."""
     registry = get_registry()
     checkers = registry.game("checkers")
     kalah = registry.game("kalah")
     giveaway = registry.game("giveaway")
-    base = baseline(checkers, args.repeats)
+    base = baseline(checkers, repeats)
     b = base["positions_per_second"]
     material = build_evaluator(registry, checkers, "material")
     mlp = build_evaluator(registry, checkers, MLP, seed=1)
@@ -168,7 +174,7 @@ def main() -> None:
         ):
             searcher = AlphaBeta(depth=depth, batch=batch)
             key = f"depth{depth}_{label}"
-            results["checkers"][key] = time_to_depth(checkers, ev, searcher, args.repeats, b)
+            results["checkers"][key] = time_to_depth(checkers, ev, searcher, repeats, b)
         kev = build_evaluator(registry, kalah, "material")
         for label, ev, batch in (
             ("material", kev, False),
@@ -176,13 +182,129 @@ def main() -> None:
             ("material_batched", kev, True),
         ):
             results["kalah"][f"depth{depth}_{label}"] = time_to_depth(
-                kalah, ev, AlphaBeta(depth=depth, batch=batch), args.repeats, b
+                kalah, ev, AlphaBeta(depth=depth, batch=batch), repeats, b
             )
     gev = build_evaluator(registry, giveaway, "material")
     for label, batch in (("", False), ("_batched", True)):
         key = f"giveaway_depth6_per_move{label}"
-        results[key] = giveaway_moves(giveaway, gev, args.games, batch)
+        results[key] = giveaway_moves(giveaway, gev, games, batch)
     results["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count()}
+    return results
+
+
+def cpu_to_depth(game: Game, evaluator: Any, searcher: AlphaBeta, repeats: int) -> dict[str, Any]:
+    """Median CPU and wall milliseconds of ``searcher`` from the start, and what it found."""
+    state = game.initial_state()
+    searcher.search(game, state, evaluator, np.random.default_rng(0))  # warm up
+    cpu, wall = [], []
+    for _ in range(repeats):
+        begin = time.process_time()
+        found = searcher.search(game, state, evaluator, np.random.default_rng(0))
+        cpu.append(time.process_time() - begin)
+        wall.append(found.stats.seconds)
+    return {
+        "cpu_ms": round(1000 * statistics.median(cpu), 3),
+        "wall_ms": round(1000 * statistics.median(wall), 3),
+        "nodes": found.stats.nodes,
+        "leaves": found.stats.leaves,
+        "move": game.move_text(state, found.move),
+        "value": found.value,
+    }
+
+
+def giveaway_cpu(game: Game, evaluator: Any, games: int, max_plies: int = 60) -> dict[str, Any]:
+    """Median CPU and wall milliseconds a move of alpha-beta depth 6 over seeded give-away games."""
+    searcher = AlphaBeta(depth=6, random_ties=True)
+    cpu, wall, nodes, moves = [], [], 0, []
+    for g in range(games):
+        rng = np.random.default_rng(g)
+        state = game.initial_state()
+        for _ in range(max_plies):
+            if game.is_terminal(state):
+                break
+            begin = time.process_time()
+            found = searcher.search(game, state, evaluator, rng)
+            cpu.append(time.process_time() - begin)
+            wall.append(found.stats.seconds)
+            nodes += found.stats.nodes + found.stats.leaves
+            moves.append(game.move_text(state, found.move))
+            state = game.play(state, found.move)
+    return {
+        "cpu_ms": round(1000 * statistics.median(cpu), 3),
+        "wall_ms": round(1000 * statistics.median(wall), 3),
+        "moves": len(moves),
+        "nodes": nodes,
+        "line": " ".join(moves),
+    }
+
+
+def acceptance(repeats: int, games: int) -> dict[str, Any]:
+    """The cases issue 22 sets targets for, timed in this interpreter's installed code."""
+    registry = get_registry()
+    checkers, kalah, giveaway = (registry.game(n) for n in ("checkers", "kalah", "giveaway"))
+    material = build_evaluator(registry, checkers, "material")
+    mlp = build_evaluator(registry, checkers, MLP, seed=1)
+    return {
+        "checkers_depth8_material": cpu_to_depth(checkers, material, AlphaBeta(depth=8), repeats),
+        "checkers_depth8_mlp_32_10_1": cpu_to_depth(checkers, mlp, AlphaBeta(depth=8), repeats),
+        "kalah_depth8_material": cpu_to_depth(
+            kalah, build_evaluator(registry, kalah, "material"), AlphaBeta(depth=8), repeats
+        ),
+        "giveaway_depth6_per_move": giveaway_cpu(
+            giveaway, build_evaluator(registry, giveaway, "material"), games
+        ),
+    }
+
+
+def compare(python: str, rounds: int, repeats: int, games: int) -> dict[str, Any]:
+    """Alternate this code and ``python``'s: median CPU ms per case and the ratio (theirs/ours)."""
+    ours: list[dict[str, Any]] = []
+    theirs: list[dict[str, Any]] = []
+    command = [python, __file__, "--acceptance-json", "--repeats", str(repeats)]
+    for _ in range(rounds):
+        out = subprocess.run(
+            [*command, "--games", str(games)], capture_output=True, text=True, check=True
+        )
+        theirs.append(json.loads(out.stdout))
+        ours.append(acceptance(repeats, games))
+    rows = {}
+    for case in ours[0]:
+        now, then = ours[-1][case], theirs[-1][case]
+        mine = statistics.median(r[case]["cpu_ms"] for r in ours)
+        base = statistics.median(r[case]["cpu_ms"] for r in theirs)
+        same = {k: now[k] == then[k] for k in now if k not in ("cpu_ms", "wall_ms")}
+        rows[case] = {
+            "cpu_ms": mine,
+            "baseline_cpu_ms": base,
+            "speedup": round(base / mine, 2),
+            "wall_ms": statistics.median(r[case]["wall_ms"] for r in ours),
+            "baseline_wall_ms": statistics.median(r[case]["wall_ms"] for r in theirs),
+            "nodes": now["nodes"],
+            "same_as_baseline": same,
+        }
+        print(
+            f"{case:>30}: {mine:8.2f} ms CPU, baseline {base:8.2f} ms: x{base / mine:.2f}  "
+            f"same {all(same.values())}",
+            file=sys.stderr,
+        )
+    return {"python": python, "rounds": rounds, "repeats": repeats, "cases": rows}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--games", type=int, default=2, help="give-away games for per-move figures")
+    parser.add_argument("--rounds", type=int, default=3, help="alternations with --compare-python")
+    parser.add_argument("--compare-python", help="interpreter of the code to compare with")
+    parser.add_argument("--acceptance-json", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "search.json"))
+    args = parser.parse_args()
+    if args.acceptance_json:  # the other side of --compare-python: print, write nothing
+        print(json.dumps(acceptance(args.repeats, args.games)))
+        return
+    results = full_table(args.repeats, args.games)
+    if args.compare_python:
+        results["compare"] = compare(args.compare_python, args.rounds, args.repeats, args.games)
     text = json.dumps(results, indent=2)
     print(text)
     Path(args.out).write_text(text + "\n", encoding="utf-8")

@@ -6,9 +6,11 @@ A state is the tuple ``(black, white, kings, side, plies, quiet, history)``:
 * ``side`` -- 0 Black to move, 1 White;
 * ``plies`` -- plies played since the start (or since the FEN it was read from);
 * ``quiet`` -- plies since the last capture or man move (the no-progress counter);
-* ``history`` -- with ``repetition`` on, the keys (``position_key``) of every position since the
-  last capture or man move, the current one last; ``()`` with repetition off. Only those
+* ``history`` -- with ``repetition`` on, the keys (``position_key``) of the positions before this
+  one since the last capture or man move, oldest first; ``()`` with repetition off. Only those
   positions can ever recur, so this is the least history that decides threefold repetition.
+  The current position is left out (it is the state's own board): a man's move or a capture,
+  most moves, then needs no history at all, which keeps ``children`` cheap.
 
 Moves are tuples of PDN squares: ``(11, 15)`` is 11-15, ``(15, 22, 29)`` is 15x22x29; a capture
 keeps every landing square, so two paths between the same squares are two moves.
@@ -87,8 +89,7 @@ class Draughts(Game):
     # --- rules -----------------------------------------------------------------------------
     def make_state(self, black: int, white: int, kings: int, side: int) -> DraughtsState:
         """A fresh state (no plies, no history) from bitboards."""
-        history = (position_key(black, white, kings, side),) if self.repetition else ()
-        return (black, white, kings, side, 0, 0, history)
+        return (black, white, kings, side, 0, 0, ())
 
     def initial_state(self) -> DraughtsState:
         return self.make_state(*engine.START)
@@ -102,7 +103,7 @@ class Draughts(Game):
         return (
             quiet >= self._quiet_limit
             or plies >= self._ply_limit
-            or (len(history) >= 9 and history.count(history[-1]) >= 3)
+            or (len(history) >= 8 and history.count(state[:4]) >= 2)
         )
 
     def legal_moves(self, state: DraughtsState) -> list[DraughtsMove]:
@@ -157,11 +158,11 @@ class Draughts(Game):
         nside = 1 - side
         if cap or man:
             quiet = 0
-            history = (position_key(nb, nw, nk, nside),) if self.repetition else ()
+            history = ()
         else:
             quiet += 1
             if self.repetition:
-                history = (*history, position_key(nb, nw, nk, nside))
+                history = (*history, position_key(b, w, k, side))
         return (nb, nw, nk, nside, plies + 1, quiet, history)
 
     def is_terminal(self, state: DraughtsState) -> bool:
@@ -170,7 +171,7 @@ class Draughts(Game):
         return (
             quiet >= self._quiet_limit
             or plies >= self._ply_limit
-            or (len(history) >= 9 and history.count(history[-1]) >= 3)
+            or (len(history) >= 8 and history.count(state[:4]) >= 2)
             or not engine.can_move(b, w, k, side)
         )
 

@@ -1,6 +1,6 @@
 """Every legal draughts move with its whole successor state, made in the same pass.
 
-``children(b, w, k, side, plies, quiet, history, repetition)`` returns ``[(move, state), ...]``
+``children(state, repetition, quiet_limit, ply_limit)`` returns ``[(move, state), ...]``
 in the order of ``engine.legal_paths`` (the rules' ``legal_moves`` order) with exactly the
 states ``Draughts.play`` makes (see ``rules`` for the state tuple): simple moves set-wise, by
 shift direction and then by target square; captures in ``engine.capture_paths`` order. A simple
@@ -36,9 +36,7 @@ def _with_moves(table: list) -> list[tuple[tuple[int, int, int, tuple[int, int]]
 _MAN_JUMPS = (_with_moves(MAN_JUMPS[0]), _with_moves(MAN_JUMPS[1]))
 
 
-def _from_paths(
-    b: int, w: int, k: int, side: int, plies: int, repetition: bool, f: int, paths: list
-) -> list[tuple]:
+def _from_paths(b: int, w: int, k: int, side: int, plies: int, f: int, paths: list) -> list[tuple]:
     """Children of the jump ``paths`` (bit-index paths, captured masks) of the piece on ``f``."""
     nside = 1 - side
     promo = PROMO[side]
@@ -51,14 +49,11 @@ def _from_paths(
         elif t & promo:
             nk |= t
         nb, nw = (b ^ f ^ t, w ^ cap) if side == 0 else (b ^ cap, w ^ f ^ t)
-        history = ((nb, nw, nk, nside),) if repetition else ()
-        out.append((tuple([PDN[x] for x in path]), (nb, nw, nk, nside, plies, 0, history)))
+        out.append((tuple([PDN[x] for x in path]), (nb, nw, nk, nside, plies, 0, ())))
     return out
 
 
-def captures(
-    b: int, w: int, k: int, side: int, plies: int, jumping: int, repetition: bool
-) -> list[tuple]:
+def captures(b: int, w: int, k: int, side: int, plies: int, jumping: int) -> list[tuple]:
     """Children when the mover must capture (every capture resets the counters).
 
     In ``engine.capture_paths`` order: by jumping piece, then by jump direction. A man's single
@@ -84,20 +79,19 @@ def captures(
         paths: list = []
         if f & k:
             jump_paths(sq, opp, empty | f, KING_JUMPS, 0, (sq,), 0, paths)
-            out += _from_paths(b, w, k, side, plies, repetition, f, paths)
+            out += _from_paths(b, w, k, side, plies, f, paths)
             continue
         for over, land, nsq, move in jumps[sq]:
             if not (over & opp and land & empty):
                 continue
             if land & go:
                 jump_paths(nsq, opp ^ over, empty, MAN_JUMPS[side], promo, (sq, nsq), over, paths)
-                out += _from_paths(b, w, k, side, plies, repetition, f, paths)
+                out += _from_paths(b, w, k, side, plies, f, paths)
                 paths.clear()
                 continue
             nk = (k & ~over) | land if land & promo else k & ~over
             nb, nw = (b ^ f ^ land, w ^ over) if side == 0 else (b ^ over, w ^ f ^ land)
-            history = ((nb, nw, nk, nside),) if repetition else ()
-            out.append((move, (nb, nw, nk, nside, plies, 0, history)))
+            out.append((move, (nb, nw, nk, nside, plies, 0, ())))
     return out
 
 
@@ -115,7 +109,7 @@ def children(
     if (
         quiet >= quiet_limit
         or plies >= ply_limit
-        or (repetition and len(history) >= 9 and history.count(history[-1]) >= 3)
+        or (len(history) >= 8 and history.count(state[:4]) >= 2)
     ):
         return []  # drawn (``Draughts.drawn``, inlined)
     empty = BOARD ^ (b | w)
@@ -129,8 +123,9 @@ def children(
         if kings:
             jumping |= kings & (((w << 4) & (empty << 8)) | ((w << 5) & (empty << 10)))
         if jumping:
-            return captures(b, w, k, 0, plies, jumping, repetition)
+            return captures(b, w, k, 0, plies, jumping)
         promo = PROMO[0]
+        grown = (*history, (b, w, k, 0)) if kings and repetition else ()  # after a king's step
         for d, table in _UP:
             t = (b << d) & empty
             while t:
@@ -139,14 +134,11 @@ def children(
                 move, step = table[x]
                 nb = b ^ step
                 if kings and step & k:
-                    nk = k ^ step
-                    grown = (*history, (nb, w, nk, 1)) if repetition else ()
-                    app((move, (nb, w, nk, 1, plies, quiet, grown)))
+                    app((move, (nb, w, k ^ step, 1, plies, quiet, grown)))
                 elif x & promo:
-                    nk = k | x
-                    app((move, (nb, w, nk, 1, plies, 0, ((nb, w, nk, 1),) if repetition else ())))
+                    app((move, (nb, w, k | x, 1, plies, 0, ())))
                 else:
-                    app((move, (nb, w, k, 1, plies, 0, ((nb, w, k, 1),) if repetition else ())))
+                    app((move, (nb, w, k, 1, plies, 0, ())))
         if kings:
             for d, table in _DOWN:
                 t = (kings >> d) & empty
@@ -154,17 +146,16 @@ def children(
                     x = t & -t
                     t ^= x
                     move, step = table[x]
-                    nb, nk = b ^ step, k ^ step
-                    grown = (*history, (nb, w, nk, 1)) if repetition else ()
-                    app((move, (nb, w, nk, 1, plies, quiet, grown)))
+                    app((move, (b ^ step, w, k ^ step, 1, plies, quiet, grown)))
         return out
     kings = w & k
     jumping = w & (((b << 4) & (empty << 8)) | ((b << 5) & (empty << 10)))
     if kings:
         jumping |= kings & (((b >> 4) & (empty >> 8)) | ((b >> 5) & (empty >> 10)))
     if jumping:
-        return captures(b, w, k, 1, plies, jumping, repetition)
+        return captures(b, w, k, 1, plies, jumping)
     promo = PROMO[1]
+    grown = (*history, (b, w, k, 1)) if kings and repetition else ()  # after a king's step
     for d, table in _DOWN:
         t = (w >> d) & empty
         while t:
@@ -173,14 +164,11 @@ def children(
             move, step = table[x]
             nw = w ^ step
             if kings and step & k:
-                nk = k ^ step
-                grown = (*history, (b, nw, nk, 0)) if repetition else ()
-                app((move, (b, nw, nk, 0, plies, quiet, grown)))
+                app((move, (b, nw, k ^ step, 0, plies, quiet, grown)))
             elif x & promo:
-                nk = k | x
-                app((move, (b, nw, nk, 0, plies, 0, ((b, nw, nk, 0),) if repetition else ())))
+                app((move, (b, nw, k | x, 0, plies, 0, ())))
             else:
-                app((move, (b, nw, k, 0, plies, 0, ((b, nw, k, 0),) if repetition else ())))
+                app((move, (b, nw, k, 0, plies, 0, ())))
     if kings:
         for d, table in _UP:
             t = (kings << d) & empty
@@ -188,7 +176,5 @@ def children(
                 x = t & -t
                 t ^= x
                 move, step = table[x]
-                nw, nk = w ^ step, k ^ step
-                grown = (*history, (b, nw, nk, 0)) if repetition else ()
-                app((move, (b, nw, nk, 0, plies, quiet, grown)))
+                app((move, (b, w ^ step, k ^ step, 0, plies, quiet, grown)))
     return out

@@ -59,8 +59,6 @@ NULL_WINDOW = 1e-9
 CLOCK_EVERY = 64
 #: the transposition table is cleared when it grows past this many entries
 TT_LIMIT = 2_000_000
-#: the cache of expanded states' successors is cleared past this many states (memory: ~1.5 kB each)
-MADE_LIMIT = 20_000
 
 Kids = Sequence[tuple[Move, State]]
 
@@ -169,7 +167,7 @@ class _Engine:
         self.pv: list[tuple[Move, ...]] = []
         self.killers: list[list[Any]] = []
         deadline = None if options.time is None else start + options.time
-        self.tables: tuple[dict, ...] = ({}, {}, {})  # transposition table, successors, values
+        self.tables: tuple[dict, ...] = ({}, {})  # transposition table, leaf values
         self.node, self.expand_root, self.counts = _build(
             options, game, evaluator, self.pv, self.killers, self.tables, deadline, rng
         )
@@ -214,10 +212,10 @@ class _Engine:
         return move, v, pv
 
 
-def _order(kids: Kids, moves: list[Move], hint: Any, killers: list[Any]) -> Kids:
-    """The table's move, then the two killers of this ply, first (each if legal here);
-    ``moves`` are the moves of ``kids``."""
+def _order(kids: Kids, hint: Any, killers: list[Any]) -> Kids:
+    """The table's move, then the two killers of this ply, first (each if legal here)."""
     k0, k1 = killers
+    moves = [m for m, _ in kids]
     first = []
     if hint is not None and hint in moves:
         first.append(hint)
@@ -261,8 +259,7 @@ def _build(
     use_tt, ordering, pvs = o.tt, o.ordering, o.pvs
     shuffle = py_random(rng).shuffle if o.random_order else None
     tt: dict[Any, tuple] = tables[0]
-    made: dict[int, tuple[State, Kids, list[Move]]] = tables[1]
-    cache: dict[Any, float] | None = tables[2] if o.eval_cache else None
+    cache: dict[Any, float] | None = tables[1] if o.eval_cache else None
     budget = o.nodes
     clock = time.perf_counter
     check_at = 0 if (budget is not None or deadline is not None) else 1 << 62
@@ -354,20 +351,10 @@ def _build(
                 return v
         if nodes >= check_at:
             check()
-        # the successors of a state expanded before (the previous iteration's tree, reached
-        # again through the same state objects) come from the cache, found by identity
-        known = made.get(id(state))
-        if known is not None and known[0] is state:
-            _, kids, legal = known
-        else:
-            kids = children(state)
-            if not kids:
-                leaves += 1
-                return terminal(state, ply)
-            legal = [m for m, _ in kids]
-            if len(made) >= MADE_LIMIT:
-                made.clear()
-            made[id(state)] = (state, kids, legal)
+        kids = children(state)
+        if not kids:
+            leaves += 1
+            return terminal(state, ply)
         n = len(kids)
         nodes += 1
         moves += n
@@ -395,9 +382,8 @@ def _build(
             if shuffle is not None:
                 kids = list(kids)
                 shuffle(kids)
-                legal = [m for m, _ in kids]
             if ordering:
-                kids = _order(kids, legal, hint, killer_table[ply])
+                kids = _order(kids, hint, killer_table[ply])
         side = to_move(state)
         cd, cext = d - 1, ext
         if xf and n == 1 and ext >= E:

@@ -327,7 +327,9 @@ def test_threefold_repetition_is_a_draw_only_when_on():
     assert not off.is_terminal(_shuffle(off, off.parse_position("B:WK32,21:BK1,12"), 3))
     # a man move is irreversible and clears the history
     reset = game.play_text(_shuffle(game, state, 1), "12-16")
-    assert reset[6] == (game.search_key(reset),) and reset[5] == 0
+    assert reset[6] == () and reset[5] == 0
+    # the history holds the four positions before this one, the start first
+    assert len(once[6]) == 4 and once[6][0] == game.search_key(state)
 
 
 def test_no_progress_and_length_cap():
