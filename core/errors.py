@@ -59,6 +59,10 @@ class FileError(MindgamesError):
     """A file or directory that cannot be read, written or locked (full disk, permissions)."""
 
 
+class TimeLimitError(MindgamesError):
+    """A computation given a time limit (``solve --time``) did not finish within it."""
+
+
 class Interrupted(MindgamesError):
     """A run stopped by SIGINT or SIGTERM after saving its work; the message says how to resume."""
 

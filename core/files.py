@@ -155,6 +155,20 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
 LOCK_FILE = ".lock"
 
 
+def output_file(path: str | Path) -> Path:
+    """``path`` as the target of an output file whose directory must exist already.
+
+    Commands that write one file where the user says (``-o FILE``) check this before any work,
+    rather than creating a mistyped directory silently.
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise FileError(f"{p}: is a directory; give a file name")
+    if not p.parent.is_dir():
+        raise FileError(f"{p}: no such directory {str(p.parent)!r} (create it first)")
+    return p
+
+
 def make_directory(path: str | Path) -> Path:
     """Create ``path`` and its parents; a regular file in the way or no permission is a
     FileError naming the directory."""

@@ -1,5 +1,6 @@
 """SIGINT and SIGTERM turned into a clean stop: long runs save what they have and say how to
-resume, instead of dying with "Aborted!" or a traceback.
+resume, instead of dying with "Aborted!" or a traceback. ``time_limit`` bounds a long
+computation (``solve --time``) the same way.
 
 ``stop_on_signals(graceful=...)`` installs the handlers while a run is going:
 
@@ -19,7 +20,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from mindgames.errors import Interrupted
+from mindgames.errors import Interrupted, TimeLimitError
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -76,3 +77,25 @@ def stop_on_signals(*, graceful: bool) -> Iterator[None]:
             signal.signal(number, handler)
         _received.clear()
         _seen.clear()
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None, what: str) -> Iterator[None]:
+    """Raise ``TimeLimitError`` in the body after ``seconds`` of wall time (None or 0: no limit).
+
+    A timer signal (SIGALRM), so the body (an exact solver, a search) pays nothing per node.
+    """
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(number: int, _: FrameType | None) -> None:
+        raise TimeLimitError(f"{what}: no answer within {seconds:g} s; give --time to allow more")
+
+    before = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)

@@ -6,7 +6,8 @@ import json
 
 import click
 
-from mindgames.files import atomic_write
+from mindgames.errors import GameRecordError
+from mindgames.files import atomic_write, output_file
 from mindgames.games.draughts.pdn import check_report, clean, read_pdn_file, replay, write_pdn
 from mindgames.games.draughts.rules import Checkers, Draughts, Giveaway
 
@@ -63,11 +64,19 @@ def check(path: str, game_name: str, as_json: bool) -> None:
 def convert(path: str, output: str, game_name: str) -> None:
     """Write a clean PDN of the same games: canonical moves, standard tag order, wrapped lines.
 
-    A game with an error keeps its moves before the error; errors go to stderr, exit 1.
+    A game with an error keeps its moves before the error; errors go to stderr, exit 1. A file
+    of which no game can be read is one error and writes nothing.
     """
+    if output != "-":
+        output_file(output)
     default = _DEFAULTS[game_name]()
-    games, errors = [], 0
-    for game in read_pdn_file(path):
+    records = read_pdn_file(path)
+    readable = [g for g in records if g.error is None or g.moves or set(g.tags) - {"Result"}]
+    if not readable:
+        first = f" ({records[0].error})" if records and records[0].error else ""
+        raise GameRecordError(f"{path}: no PDN game could be read{first}; nothing written")
+    games, errors = [], len(records) - len(readable)
+    for game in readable:
         played = replay(game, default)
         games.append(clean(game, played))
         if played.error is not None:

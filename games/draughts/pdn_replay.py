@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from mindgames.errors import GameRecordError, MindgamesError
+from mindgames.games.draughts.engine import SQ
 from mindgames.games.draughts.pdn_tree import (
     GIVEAWAY,
     RESULTS,
@@ -30,6 +31,8 @@ from mindgames.games.draughts.rules import (
     DraughtsMove,
     DraughtsState,
     Giveaway,
+    is_capture,
+    read_fen,
 )
 
 _SPLIT = re.compile(r"[-xX]")
@@ -47,10 +50,6 @@ def _squares(text: str) -> tuple[int, ...]:
             _SQUARES.clear()
         squares = _SQUARES[text] = tuple(int(x) for x in _SPLIT.split(text))
     return squares
-
-
-def _is_capture(move: DraughtsMove) -> bool:
-    return len(move) > 2 or abs(move[0] - move[-1]) > 5
 
 
 def rules_for(game: PdnGame, default: Draughts | None = None) -> Draughts:
@@ -113,7 +112,7 @@ class _NoMatch(Exception):
 
 def _fits(squares: tuple[int, ...], move: DraughtsMove) -> bool:
     """Whether capture ``move`` has the written first and last squares and, in order, the rest."""
-    if move[0] != squares[0] or move[-1] != squares[-1] or not _is_capture(move):
+    if move[0] != squares[0] or move[-1] != squares[-1] or not is_capture(move):
         return False
     rest = iter(move[1:-1])
     return all(any(s == x for x in rest) for s in squares[1:-1])
@@ -138,7 +137,7 @@ def _repairs(rules: Draughts, state: DraughtsState, text: str, move: DraughtsMov
              choices: int) -> list[tuple[str, str]]:  # fmt: skip
     """The warnings (kind, message) that reading ``text`` as ``move`` deserves."""
     written = _squares(text)
-    if written == move and ("x" in text) == _is_capture(move):
+    if written == move and ("x" in text) == is_capture(move):
         return []
     out = []
     full = rules.move_text(state, move)
@@ -148,7 +147,7 @@ def _repairs(rules: Draughts, state: DraughtsState, text: str, move: DraughtsMov
                         "is the one with which the rest of the game replays"))  # fmt: skip
         else:
             out.append(("short-capture", f"{text} read as {full}"))
-    elif ("x" in text.lower()) != _is_capture(move):
+    elif ("x" in text.lower()) != is_capture(move):
         out.append(("separator", f"{text} read as {full}"))
     return out
 
@@ -215,8 +214,12 @@ def _search(rules: Draughts, start: DraughtsState, texts: Sequence[str]) -> _Pat
         counts.append(len(_candidates(rules, states[ply], texts[ply])))
 
 
-def start_state(game: PdnGame, rules: Draughts) -> DraughtsState:
-    """The position a game starts from: its ``FEN`` tag, unless ``SetUp`` is ``0``."""
+def start_state(game: PdnGame, rules: Draughts, repairs: list[str] | None = None) -> DraughtsState:
+    """The position a game starts from: its ``FEN`` tag, unless ``SetUp`` is ``0``.
+
+    Given a ``repairs`` list (the lenient reader), a man standing on its own crowning row is
+    crowned, and a line saying so is added to the list, instead of refusing the game.
+    """
     setup = game.tags.get("SetUp", "").strip()
     fen = game.tags.get("FEN")
     if setup == "0" or fen is None:
@@ -224,9 +227,15 @@ def start_state(game: PdnGame, rules: Draughts) -> DraughtsState:
             raise GameRecordError(f"game {game.number}: SetUp is 1 but there is no FEN tag")
         return rules.initial_state()
     try:
-        return rules.parse_position(fen)
+        b, w, kings, side, crowned = read_fen(fen, crown=repairs is not None)
+        state = rules.make_state(b, w, kings, side)
     except MindgamesError as exc:
         raise GameRecordError(f"game {game.number}: FEN tag: {exc}") from None
+    if crowned and repairs is not None:
+        squares = [str(sq) for sq in range(1, 33) if SQ[sq] & crowned]
+        repairs.append(f"FEN tag: the man on {', '.join(squares)} stands on its crowning row; "
+                       "crowned")  # fmt: skip
+    return state
 
 
 def _not_started(game: PdnGame, rules: Draughts, exc: GameRecordError,
@@ -245,10 +254,14 @@ def replay(game: PdnGame, default: Draughts | None = None) -> Replay:
     except GameRecordError as exc:
         checkers = Checkers(repetition=False, no_progress=0)
         return _not_started(game, checkers, exc, warnings, ("GameType", VARIANT_TAG))
+    crowned: list[str] = []
     try:
-        start = start_state(game, rules)
+        start = start_state(game, rules, crowned)
     except GameRecordError as exc:
         return _not_started(game, rules, exc, warnings, ("FEN", "SetUp"))
+    for text in crowned:
+        line, column = game.places.get("FEN", (game.line, 1))
+        warnings.append(PdnIssue("setup", text, game.number, line, column))
     if game.tags.get("SetUp", "").strip() == "0" and "FEN" in game.tags:
         line, column = game.places.get("SetUp", (game.line, 1))
         warnings.append(PdnIssue("setup", "SetUp is 0: the FEN tag is ignored", game.number,

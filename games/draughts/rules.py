@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from mindgames.config import shorten
 from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
 from mindgames.game import Game
 from mindgames.games.draughts import engine, successors
@@ -230,8 +231,7 @@ class Draughts(Game):
 
     # --- text ------------------------------------------------------------------------------
     def move_text(self, state: DraughtsState, move: DraughtsMove) -> str:
-        capture = len(move) > 2 or abs(move[0] - move[-1]) > 5
-        return ("x" if capture else "-").join(map(str, move))
+        return ("x" if is_capture(move) else "-").join(map(str, move))
 
     def parse_move(self, state: DraughtsState, text: str) -> DraughtsMove:
         """Parse ``11-15``, ``22x15`` or ``15x22x29``; a capture may leave out landing squares
@@ -246,6 +246,11 @@ class Draughts(Game):
             raise NotationError(f"bad draughts move {text!r}: squares are numbered 1-32")
         moves = self.legal_moves(state)
         if squares in moves:
+            if "x" in text.lower() and not is_capture(squares):
+                raise NotationError(
+                    f"bad draughts move {text.strip()!r}: a capture sign on a quiet move "
+                    f"(write {'-'.join(map(str, squares))})"
+                )
             return squares
         fits = [mv for mv in moves if _fits(squares, mv)]
         if len(fits) == 1:
@@ -293,6 +298,11 @@ class Draughts(Game):
         return "\n".join(lines)
 
 
+def is_capture(move: DraughtsMove) -> bool:
+    """Whether a legal move is a capture: more than one step, or a jump (5 or more squares)."""
+    return len(move) > 2 or abs(move[0] - move[-1]) > 5
+
+
 def _fits(squares: tuple[int, ...], move: DraughtsMove) -> bool:
     """Whether a capture path ``move`` has the given first, last and (in order) other squares."""
     if len(move) < 3 and abs(move[0] - move[-1]) <= 5:
@@ -303,20 +313,33 @@ def _fits(squares: tuple[int, ...], move: DraughtsMove) -> bool:
     return all(any(s == x for x in rest) for s in squares[1:-1])
 
 
+#: the most pieces a side has in checkers and give-away (a FEN with more is refused)
+MAX_PIECES = 12
+
+
 def parse_fen(text: str) -> tuple[int, int, int, int]:
     """Bitboards and side to move of a PDN FEN string; NotationError with the reason."""
+    b, w, kings, side, _ = read_fen(text)
+    return b, w, kings, side
+
+
+def read_fen(text: str, *, crown: bool = False) -> tuple[int, int, int, int, int]:
+    """``parse_fen`` plus the men it crowned: with ``crown`` (the lenient PDN reader) a man on
+    its own crowning row becomes a king instead of an error. Errors quote at most 80
+    characters of the text."""
     if not isinstance(text, str):
-        raise NotationError(f"a FEN must be text, got {text!r}")
+        raise NotationError(f"a FEN must be text, got {shorten(repr(text))}")
+    bad = f"bad FEN {shorten(repr(text))}"
     s = text.strip()
     if s.startswith("[FEN") and s.endswith("]"):
         s = s[4:-1].strip()
     s = s.strip().strip('"').strip().rstrip(".").strip()
     parts = s.split(":")
     if len(parts) != 3:
-        raise NotationError(f"bad FEN {text!r}: expected side:Wsquares:Bsquares")
+        raise NotationError(f"{bad}: expected side:Wsquares:Bsquares")
     turn = parts[0].strip().upper()
     if turn not in ("B", "W"):
-        raise NotationError(f"bad FEN {text!r}: side to move must be B or W")
+        raise NotationError(f"{bad}: side to move must be B or W")
     boards = {"B": 0, "W": 0}
     kings = 0
     seen: set[str] = set()
@@ -324,29 +347,35 @@ def parse_fen(text: str) -> tuple[int, int, int, int]:
         p = part.strip()
         colour = p[:1].upper()
         if colour not in boards or colour in seen:
-            raise NotationError(f"bad FEN {text!r}: expected one W and one B piece list")
+            raise NotationError(f"{bad}: expected one W and one B piece list")
         seen.add(colour)
         body = p[1:].strip()
         for token in body.split(",") if body else []:
             m = _TOKEN.match(token.strip())
             if not m:
-                raise NotationError(f"bad FEN {text!r}: cannot read square {token.strip()!r}")
+                raise NotationError(f"{bad}: cannot read square {shorten(token.strip())!r}")
             lo = int(m.group(2))
             hi = int(m.group(3)) if m.group(3) else lo
             if not 1 <= lo <= hi <= 32:
-                raise NotationError(f"bad FEN {text!r}: squares are 1-32 ({token.strip()!r})")
+                raise NotationError(f"{bad}: squares are 1-32 ({token.strip()!r})")
             for sq in range(lo, hi + 1):
                 mask = SQ[sq]
                 if (boards["B"] | boards["W"]) & mask:
-                    raise NotationError(f"bad FEN {text!r}: square {sq} given twice")
+                    raise NotationError(f"{bad}: square {sq} given twice")
                 boards[colour] |= mask
                 if m.group(1):
                     kings |= mask
     b, w = boards["B"], boards["W"]
-    if b & ~kings & PROMO[0] or w & ~kings & PROMO[1]:
-        raise NotationError(f"bad FEN {text!r}: a man on the far row must be a king")
+    for name, board in (("Black", b), ("White", w)):
+        if board.bit_count() > MAX_PIECES:
+            raise NotationError(
+                f"{bad}: {name} has {board.bit_count()} pieces (at most {MAX_PIECES})"
+            )
+    far_men = (b & ~kings & PROMO[0]) | (w & ~kings & PROMO[1])
+    if far_men and not crown:
+        raise NotationError(f"{bad}: a man on the far row must be a king")
     assert not (b | w) & ~BOARD
-    return b, w, kings, 0 if turn == "B" else 1
+    return b, w, kings | far_men, 0 if turn == "B" else 1, far_men
 
 
 @attrs.frozen

@@ -10,6 +10,7 @@ from mindgames import EncodingInfo, GameInfo, hookimpl
 from mindgames.errors import MindgamesError
 from mindgames.games.kalah import encodings
 from mindgames.games.kalah.rules import Kalah
+from mindgames.interrupts import time_limit
 
 
 @hookimpl
@@ -42,7 +43,15 @@ def mindgames_encodings() -> list[EncodingInfo]:
 @click.argument("game_spec", metavar="GAME", default="kalah")
 @click.option("--position", help="Position text; default the start.")
 @click.option("--json", "as_json", is_flag=True)
-def solve(game_spec: str, position: str | None, as_json: bool) -> None:
+@click.option(
+    "--time",
+    "seconds",
+    type=click.FloatRange(min=0),
+    default=300,
+    show_default=True,
+    help="Give up after this many seconds (0: no limit).",
+)
+def solve(game_spec: str, position: str | None, as_json: bool, seconds: float) -> None:
     """Solve a Kalah position exactly: the final margin with perfect play."""
     from mindgames.games.kalah.solver import solve as solve_position
     from mindgames.registry import get_registry
@@ -53,7 +62,8 @@ def solve(game_spec: str, position: str | None, as_json: bool) -> None:
     state = game.initial_state() if position is None else game.parse_position(position)
     if game.is_terminal(state):
         raise MindgamesError("the position is already over: nothing to solve")
-    sol = solve_position(game, state)
+    with time_limit(seconds, f"solve {game_spec}"):
+        sol = solve_position(game, state)
     data = {
         "game": game.spec(),
         "position": game.position_text(state),

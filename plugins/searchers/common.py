@@ -15,6 +15,7 @@ import gc
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import attrs
 import numpy as np
@@ -30,7 +31,8 @@ WIN = 2.0
 STEP = 1.0 / 4096.0
 PROVEN = 1.5
 INF = 1e9
-#: largest depth an iterative-deepening search goes to when only a node or time budget is set
+#: the largest ``depth`` accepted, and the depth an iterative-deepening search goes to when
+#: only a node or time budget is set; longer searches take ``time=`` or ``nodes=``
 MAX_DEPTH = 64
 #: root values closer than this count as equal for random tie-breaking
 TIE = 1e-12
@@ -85,6 +87,18 @@ def py_random(rng: np.random.Generator) -> random.Random:
     return random.Random(int(rng.integers(0, 2**63 - 1)))
 
 
+def _depth(_: Any, attribute: attrs.Attribute, value: int) -> None:
+    """Refuse a depth that never ends (``depth=1000`` ran for ten minutes); checked once, when
+    the options are built, never during a search."""
+    if value < 1:
+        raise ValueError(f"'{attribute.name}' must be >= 1: {value}")
+    if value > MAX_DEPTH:
+        raise ValueError(
+            f"'{attribute.name}' must be <= {MAX_DEPTH}: {value} "
+            "(for a long search give a budget instead: time=SECONDS or nodes=N)"
+        )
+
+
 @attrs.frozen
 class SearchOptions(Searcher):
     """Options shared by minimax and alpha-beta: depth, leaf rules and tie-breaking.
@@ -99,7 +113,7 @@ class SearchOptions(Searcher):
     ``random_ties``: shuffle the root moves and pick at random among equally valued best moves.
     """
 
-    depth: int | None = attrs.field(default=None, validator=_v.optional(_v.ge(1)))
+    depth: int | None = attrs.field(default=None, validator=_v.optional(_depth))
     extend_forced: bool = False
     extend_captures: bool = False
     extension: int = attrs.field(default=2, validator=_v.ge(1))

@@ -111,7 +111,8 @@ def board_of(state) -> dict[int, str]:
 
 @st.composite
 def boards(draw, density: float | None = None) -> tuple[dict[int, str], int]:
-    """Random legal-looking positions: men never on their own crowning row, often kings."""
+    """Random legal-looking positions: at most 12 pieces a side, men never on their own
+    crowning row, often kings."""
     dens = density if density is not None else draw(st.floats(0.15, 0.7))
     king_share = draw(st.sampled_from([0.0, 0.2, 0.5]))
     board = {}
@@ -119,6 +120,8 @@ def boards(draw, density: float | None = None) -> tuple[dict[int, str], int]:
         if draw(st.floats(0, 1)) >= dens:
             continue
         colour = draw(st.sampled_from("bw"))
+        if sum(piece.lower() == colour for piece in board.values()) >= 12:
+            continue
         crown_row = 7 if colour == "b" else 0
         king = COORD[s][0] == crown_row or draw(st.floats(0, 1)) < king_share
         board[s] = colour.upper() if king else colour
@@ -390,7 +393,8 @@ def test_reference_agreement_covers_kings_multi_jumps_and_crowning_captures():
                 colour = "bw"[int(rng.integers(2))]
                 crown_row = 7 if colour == "b" else 0
                 king = COORD[s][0] == crown_row or rng.random() < 0.3
-                board[s] = colour.upper() if king else colour
+                if sum(piece.lower() == colour for piece in board.values()) < 12:
+                    board[s] = colour.upper() if king else colour
         side = int(rng.integers(2))
         state = CHECKERS.parse_position(fen_of(board, side))
         moves = CHECKERS.legal_moves(state)
