@@ -16,8 +16,9 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,dask]'
+# the dev install adds the OpenSpiel bridge (examples/openspiel-plugin), whose tests run too
+$(VENV)/.installed-dev: pyproject.toml examples/openspiel-plugin/pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask]' -e examples/openspiel-plugin
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed

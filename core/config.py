@@ -107,11 +107,25 @@ def located(where: str) -> Iterator[None]:
         raise type(exc)(f"{where}: {exc}") from None
 
 
+def _own_error(exc: BaseException) -> MindgamesError | None:
+    """A MindgamesError that the class itself raised (a converter or ``__attrs_post_init__``)."""
+    for inner in getattr(exc, "exceptions", ()):
+        if isinstance(inner, MindgamesError):
+            return inner
+    return None
+
+
 def structure(data: Mapping[str, Any], cls: type[T], *, where: str) -> T:
-    """Build ``cls`` from ``data``; any problem becomes a ConfigError naming ``where``."""
+    """Build ``cls`` from ``data``; any problem becomes a ConfigError naming ``where``.
+
+    A MindgamesError raised by the class itself keeps its type and its message.
+    """
     try:
         return converter.structure(dict(data), cls)
     except (ClassValidationError, IterableValidationError, ForbiddenExtraKeysError) as exc:
+        own = _own_error(exc)
+        if own is not None:
+            raise type(own)(f"{where}: {own}") from None
         raise ConfigError(f"{where}: " + "; ".join(_messages(exc))) from None
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{where}: {exc}") from None

@@ -4,7 +4,7 @@ import attrs
 import pytest
 
 from mindgames.config import load_toml, structure
-from mindgames.errors import ConfigError
+from mindgames.errors import CapabilityError, ConfigError
 
 
 @attrs.frozen
@@ -39,6 +39,21 @@ def test_unknown_key_is_refused():
 def test_missing_required_key():
     with pytest.raises(ConfigError, match=r"cfg.toml: name: required field missing"):
         structure({}, Outer, where="cfg.toml")
+
+
+@attrs.frozen
+class Picky:
+    size: int = 3
+
+    def __attrs_post_init__(self):
+        if self.size > 9:
+            raise CapabilityError(f"size {self.size} is more than this game can play")
+
+
+def test_an_error_the_class_raises_itself_keeps_its_type_and_message():
+    assert structure({"size": 4}, Picky, where="t") == Picky(4)
+    with pytest.raises(CapabilityError, match=r"^game 'picky:size=10': size 10 is more than"):
+        structure({"size": 10}, Picky, where="game 'picky:size=10'")
 
 
 def test_bad_toml_names_file_and_line(tmp_path):
