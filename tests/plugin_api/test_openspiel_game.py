@@ -116,11 +116,11 @@ def test_the_game_string_is_kept_in_openspiels_canonical_form():
     assert game().spec() == "openspiel"  # tic_tac_toe is the default
 
 
-def test_perft_of_tic_tac_toe_to_the_end():
+def test_perft_of_tic_tac_toe():
     g = game()
     start = g.initial_state()
     assert [g.perft(start, d) for d in (1, 2, 3, 4, 5, 6)] == TIC_TAC_TOE[:6]
-    assert g.perft(start, 9) == TIC_TAC_TOE[8]
+    # depths 7-9 (games ending early stop counting) by test_the_readme_commands_run_as_written
 
 
 def test_perft_of_connect_four_through_children_equals_openspiels():

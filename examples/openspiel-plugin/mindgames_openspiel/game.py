@@ -17,6 +17,14 @@ import attrs
 from mindgames import Game, IllegalMoveError, NotationError
 from mindgames_openspiel.loading import canonical, load
 
+#: perft counts published for these games (the standard chess perft included), checked by
+#: ``mindgames check-game`` through the bridge
+KNOWN_PERFT = {
+    "tic_tac_toe": (9, 72, 504, 3024, 15120),
+    "connect_four": (7, 49, 343, 2401, 16807),
+    "chess": (20, 400, 8902),
+}
+
 
 class SpielState:
     """An immutable OpenSpiel position: equal and hashed by its action history.
@@ -145,6 +153,10 @@ class OpenSpiel(Game):
 
     def progress(self, state: SpielState) -> int:
         return len(state.history)
+
+    def known_perft(self) -> list[tuple[str | None, tuple[int, ...]]]:
+        counts = KNOWN_PERFT.get(self.game)
+        return [(None, counts)] if counts else []
 
     # --- text --------------------------------------------------------------------------------
     def move_text(self, state: SpielState, move: int) -> str:
