@@ -60,6 +60,8 @@ MLP = {"model": "mlp", "encoding": "raw32", "hidden": [10]}
 class PyMaterial:
     """Men and kings (king 2) difference on the draughts bitboards, squashed like ``material``."""
 
+    fast = True  # pure Python, like ``Evaluator.fast``
+
     def evaluate(self, state: Any) -> float:
         b, w, k, side = state[0], state[1], state[2], state[3]
         d = (b.bit_count() + (b & k).bit_count()) - (w.bit_count() + (w & k).bit_count())

@@ -180,24 +180,6 @@ def simple_targets(own: int, opp: int, kings: int, side: int) -> int:
     )
 
 
-def can_move(b: int, w: int, k: int, side: int) -> bool:
-    """Whether the side to move has any move: a simple step, else a capture (set-wise)."""
-    empty = BOARD ^ (b | w)
-    if side == 0:
-        if ((b << 4) | (b << 5)) & empty:
-            return True
-        kings = b & k
-        if kings and ((kings >> 4) | (kings >> 5)) & empty:
-            return True
-        return bool(jumpers(b, w, k, 0))
-    if ((w >> 4) | (w >> 5)) & empty:
-        return True
-    kings = w & k
-    if kings and ((kings << 4) | (kings << 5)) & empty:
-        return True
-    return bool(jumpers(w, b, k, 1))
-
-
 def count_moves(b: int, w: int, k: int, side: int) -> int:
     """Number of legal moves (draw rules aside): captures counted, simple moves by popcount."""
     own, opp = (b, w) if side == 0 else (w, b)

@@ -167,14 +167,29 @@ class Draughts(Game):
         return (nb, nw, nk, nside, plies + 1, quiet, history)
 
     def is_terminal(self, state: DraughtsState) -> bool:
-        """Drawn, or no move (a set-wise test that stops at the first kind of move found)."""
+        """Drawn, or no move: a set-wise test that stops at the first kind of move found
+        (inlined: searchers ask this of every leaf)."""
         b, w, k, side, plies, quiet, history = state
-        return (
+        if (
             quiet >= self._quiet_limit
             or plies >= self._ply_limit
             or (len(history) >= 8 and history.count(state[:4]) >= 2)
-            or not engine.can_move(b, w, k, side)
-        )
+        ):
+            return True
+        empty = BOARD ^ (b | w)
+        if side == 0:
+            if ((b << 4) | (b << 5)) & empty:
+                return False
+            kings = b & k
+            if kings and ((kings >> 4) | (kings >> 5)) & empty:
+                return False
+            return not engine.jumpers(b, w, k, 0)
+        if ((w >> 4) | (w >> 5)) & empty:
+            return False
+        kings = w & k
+        if kings and ((kings << 4) | (kings << 5)) & empty:
+            return False
+        return not engine.jumpers(w, b, k, 1)
 
     def returns(self, state: DraughtsState) -> tuple[float, float]:
         """+1/-1 when the side to move has no piece or move (reversed in give-away), else 0."""

@@ -57,7 +57,8 @@ TT_FIELDS = ("depth", "extension", "flag", "value", "move", "resolved")
 NULL_WINDOW = 1e-9
 #: expanded nodes between two looks at the clock
 CLOCK_EVERY = 64
-#: the transposition table is cleared when it grows past this many entries
+#: the transposition table is cleared when it has grown past this many entries (looked at every
+#: CLOCK_EVERY expanded nodes)
 TT_LIMIT = 2_000_000
 
 Kids = Sequence[tuple[Move, State]]
@@ -76,6 +77,9 @@ class AlphaBeta(SearchOptions):
     first iteration always gives a move). ``tt``: transposition table. ``ordering``: try the
     table's move and two killer moves per ply first. ``random_order``: shuffle the moves at
     every node (seeded). ``batch``: evaluate the children of a frontier node in one batch.
+    ``eval_cache``: remember leaf values by state within the search; by default only for
+    evaluators without the pure-Python fast path (``Evaluator.fast``), where a value costs more
+    than the look-ups.
     """
 
     name = "alphabeta"
@@ -86,7 +90,7 @@ class AlphaBeta(SearchOptions):
     ordering: bool = True
     random_order: bool = False
     batch: bool = False
-    eval_cache: bool = True
+    eval_cache: bool | None = None
     pvs: bool = True
 
     def max_depth(self) -> int:
@@ -259,10 +263,13 @@ def _build(
     use_tt, ordering, pvs = o.tt, o.ordering, o.pvs
     shuffle = py_random(rng).shuffle if o.random_order else None
     tt: dict[Any, tuple] = tables[0]
-    cache: dict[Any, float] | None = tables[1] if o.eval_cache else None
+    remember = o.eval_cache
+    if remember is None:  # a leaf value is worth its two dict look-ups only when it is slow
+        remember = evaluator is not None and not evaluator.fast
+    cache: dict[Any, float] | None = tables[1] if remember else None
     budget = o.nodes
     clock = time.perf_counter
-    check_at = 0 if (budget is not None or deadline is not None) else 1 << 62
+    check_at = 0  # the node count at which check() looks at budgets, clock and table size
     nodes = leaves = moves = hits = cut = 0
 
     def counts() -> dict[str, int]:
@@ -279,6 +286,8 @@ def _build(
 
     def check() -> None:
         nonlocal check_at
+        if len(tt) >= TT_LIMIT:
+            tt.clear()
         if budget is not None and nodes >= budget:
             raise _Stop
         if deadline is not None and clock() >= deadline:
@@ -384,7 +393,7 @@ def _build(
                 shuffle(kids)
             if ordering:
                 kids = _order(kids, hint, killer_table[ply])
-        side = to_move(state)
+        side = 0 if alternate else to_move(state)  # (only asked when turns may not alternate)
         cd, cext = d - 1, ext
         if xf and n == 1 and ext >= E:
             cd, cext = cd + E, ext - E
@@ -401,7 +410,6 @@ def _build(
             # counters move exactly as they would there, re-searches of PVS included)
             nply = ply + 1
             for m, child in head:
-                pv[nply] = ()
                 leaves += 1
                 # only states found not terminal are cached: a hit needs no terminal test
                 x = None if cache is None else cache.get(child)
@@ -502,8 +510,6 @@ def _build(
                 stored += ply * STEP
             elif stored < -PROVEN:
                 stored -= ply * STEP
-            if len(tt) >= TT_LIMIT:
-                tt.clear()
             tt[key] = (d, ext, flag, stored, best_move, cut == cut0)
         return best
 
