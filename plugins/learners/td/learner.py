@@ -26,6 +26,7 @@ from mindgames.plugins.learners.td.checkpoint import (
 from mindgames.plugins.learners.td.starts import Start, pick_start, read_starts
 from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector, decay
 from mindgames.search import Searcher
+from mindgames.training import save_snapshot
 
 _positive = v.gt(0)
 _unit = [v.ge(0.0), v.le(1.0)]
@@ -59,6 +60,9 @@ class TDLearner(Learner):
     regime: str = attrs.field(default="selfplay", validator=v.in_(("selfplay", "clone")))
     #: points the learner must score in the two test games for the clone to copy it
     clone_points: int = attrs.field(default=3, validator=[v.ge(0), v.le(4)])
+    #: cloning regime: learn from the learner's own positions ("own", NeuroDraughts) or from
+    #: every position of the game, valued by the learning net ("both": negamax targets)
+    learn_from: str = attrs.field(default="own", validator=v.in_(("own", "both")))
     #: trace decay lambda, decaying linearly to lam_end over training when lam_end is set
     lam: float = attrs.field(default=0.7, validator=_unit)
     lam_end: float | None = attrs.field(default=None, validator=_optional_unit)
@@ -85,8 +89,13 @@ class TDLearner(Learner):
     temperature_end: float | None = attrs.field(default=None, validator=v.optional(v.gt(0.0)))
     #: file of start positions, one a line: POSITION [TAB DRAW_REWARD]
     start_positions: str | None = None
-    #: games longer than this stop without a final reward
+    #: games longer than this stop; "draw": the cut game ends with the draw reward (a match
+    #: adjudicates it so), "none": it ends without a final update (values there float free)
     max_plies: int = attrs.field(default=500, validator=_positive)
+    cutoff: str = attrs.field(default="draw", validator=v.in_(("draw", "none")))
+    #: each training game starts with this many uniformly random plies, not learned from, so
+    #: that deterministic look-ahead does not replay the same games
+    random_plies: int = attrs.field(default=0, validator=v.ge(0))
     #: self-play games played side by side, their positions valued in one matrix product
     #: (1-ply self-play only); 1 plays one game at a time. The games' updates are summed each
     #: ply, so keep the output's alpha * lockstep small (docs/learners.md: about 0.5)
@@ -122,6 +131,8 @@ class TDLearner(Learner):
         counters: dict[str, Any] = {"games": 0, "clones": 0, "elapsed": 0.0, "history": []}
         if resume and path.exists():
             counters, update.velocity = load_checkpoint(path, self, model, clone, rng)
+        else:
+            save_snapshot(workdir, game, evaluator, 0, {"learner": self.name})  # the curve's start
         history: list[dict[str, Any]] = list(counters["history"])
         played, clones = int(counters["games"]), int(counters["clones"])
         elapsed = float(counters["elapsed"])
@@ -148,6 +159,7 @@ class TDLearner(Learner):
             row.update({"seconds": round(seconds, 4), "elapsed": round(elapsed, 3)})
             history.append(row)
             if crossed or played >= self.games or stop_requested():  # Ctrl-C: save, then stop
+                save_snapshot(workdir, game, evaluator, played, {"learner": self.name})
                 extra = {"games": played, "clones": clones, "elapsed": elapsed}
                 save_checkpoint(path, self, model, clone, rng, update.velocity, extra, history)
             if progress is not None:
@@ -182,15 +194,24 @@ class TDLearner(Learner):
         plies: list[int] = []
         for i in range(n):
             explore = self._schedule(update, alpha, (played + i) / self.games)
-            start, draw_reward = pick_start(game, starts, rng)
+            start, draw_reward = pick_start(game, starts, rng, self.random_plies)
             if clone is None:
                 players, learners = (evaluator, evaluator), (True, True)
             else:
                 side = (played + i) % 2
                 players = (evaluator, clone) if side == 0 else (clone, evaluator)
-                learners = (side == 0, side == 1)
+                learners = (True, True) if self.learn_from == "both" else (side == 0, side == 1)
             final, ply = self.play_game(
-                game, start, players, learners, update, searcher, rng, explore, draw_reward
+                game,
+                start,
+                players,
+                learners,
+                update,
+                searcher,
+                rng,
+                explore,
+                draw_reward,
+                evaluator,
             )
             plies.append(ply)
             finals.append(final)

@@ -26,10 +26,17 @@ class Successors:
 
     __slots__ = ("kids", "moves", "open", "values")
 
-    def __init__(self, game: Game, state: State, reward: Reward) -> None:
+    def __init__(
+        self,
+        game: Game,
+        state: State,
+        reward: Reward,
+        children: Sequence[tuple[Move, State]] | None = None,
+    ) -> None:
         side = game.to_move(state)
-        self.moves: Sequence[Move] = game.legal_moves(state)
-        self.kids: list[State] = [game.play(state, move) for move in self.moves]
+        pairs = game.children(state) if children is None else children
+        self.moves: list[Move] = [move for move, _ in pairs]
+        self.kids: list[State] = [kid for _, kid in pairs]
         # plain lists: a handful of moves, where numpy calls cost more than they save
         self.values: list[float] = []
         self.open: list[int] = []
@@ -90,11 +97,11 @@ def choose(
 
     The epsilon draw comes first, so an explored move costs no valuation.
     """
-    moves = game.legal_moves(state)
-    i = explored(rng, len(moves), explore.get("epsilon", 0.0))
+    children = game.children(state)
+    i = explored(rng, len(children), explore.get("epsilon", 0.0))
     if i is not None:
-        return moves[i], game.play(state, moves[i]), None
-    succ = Successors(game, state, reward)
+        return children[i][0], children[i][1], None
+    succ = Successors(game, state, reward, children)
     pending = succ.pending()
     raw: Any = None
     if pending and grads:

@@ -39,16 +39,26 @@ def final_reward(
         return opts.win
     if result < 0:
         return opts.loss
+    return draw_value(opts, side, start_side, draw_reward)
+
+
+def draw_value(opts: TDLearner, side: int, start_side: int, draw_reward: float | None) -> float:
+    """The reward of a draw for ``side`` (``draw_reward`` is for ``start_side``, when set)."""
     if draw_reward is None:
         return opts.draw
     return draw_reward if side == start_side else -draw_reward
 
 
 def rewarder(opts: TDLearner, game: Game, start_side: int, draw_reward: float | None) -> Reward:
-    """``final_reward`` for one game's start: (final state, side) -> reward."""
+    """The final reward of one game's positions: (final state, side) -> reward. A game cut
+    at ``max_plies`` (not over) is a draw when ``cutoff`` is "draw", else NaN (no update)."""
 
     def reward(final: State, side: int) -> float:
-        return final_reward(opts, game, final, side, start_side, draw_reward)
+        if game.is_terminal(final):
+            return final_reward(opts, game, final, side, start_side, draw_reward)
+        if opts.cutoff == "draw":
+            return draw_value(opts, side, start_side, draw_reward)
+        return math.nan
 
     return reward
 
@@ -64,11 +74,15 @@ def play_game(
     rng: np.random.Generator,
     explore: dict[str, float],
     draw_reward: float | None = None,
+    net: Evaluator | None = None,
 ) -> tuple[State, int]:
     """Play one game from ``state``, learning from the positions of the learning sides.
 
     ``draw_reward`` is the reward of a draw for the side to move in the start position.
-    Returns the final state and the plies played.
+    ``net`` is the learning evaluator that values the learned positions (default: the
+    player to move; the cloning regime's ``learn_from = "both"`` passes the learner's, so
+    that the clone's positions are valued by the learning net). Returns the final state and
+    the plies played.
     """
     start_side = game.to_move(state)
     reward = rewarder(opts, game, start_side, draw_reward)
@@ -90,14 +104,15 @@ def play_game(
         evaluator = players[side]
         found = None
         if update is not None and learners[side]:
+            valuer = evaluator if net is None else net
             if opts.td_leaf and searcher is not None:
                 found = searcher.search(game, state, evaluator, rng)
-                value, grad = leaf_value(game, state, found.pv, evaluator, reward)
+                value, grad = leaf_value(game, state, found.pv, valuer, reward)
             elif cached is not None:
                 value, grad = cached
             else:
-                model: Any = evaluator.model
-                value, grad = model.value_and_grad(evaluator.encoding.encode(state))
+                model: Any = valuer.model
+                value, grad = model.value_and_grad(valuer.encoding.encode(state))
             if tracking:
                 update.step(value, grad, side == prev_side)
             else:
@@ -110,8 +125,10 @@ def play_game(
         else:
             _, state, cached = choose(game, state, evaluator, rng, explore, reward, grads=reuse)
         plies += 1
-    if update is not None and tracking and game.is_terminal(state):
-        update.finish(reward(state, prev_side))
+    if update is not None and tracking:
+        last = reward(state, prev_side)
+        if not math.isnan(last):
+            update.finish(last)
     return state, plies
 
 
@@ -211,7 +228,7 @@ def play_lockstep(
 
     def restart(g: int) -> None:
         nonlocal started
-        state[g], draw = pick_start(game, starts, rng)
+        state[g], draw = pick_start(game, starts, rng, opts.random_plies)
         reward[g] = rewarder(opts, game, game.to_move(state[g]), draw)
         plies[g] = 0
         fresh[g] = True
@@ -257,10 +274,8 @@ def play_lockstep(
             i = pick(rng, succ.values, explore)
             state[g] = succ.kids[i]
             plies[g] += 1
-            if game.is_terminal(state[g]):
-                finished.append((g, reward[g](state[g], side[g])))
-            elif plies[g] >= opts.max_plies:
-                finished.append((g, math.nan))
+            if game.is_terminal(state[g]) or plies[g] >= opts.max_plies:
+                finished.append((g, reward[g](state[g], side[g])))  # NaN: cut, no update
             else:
                 keep.append(g)
                 pick_rows.append(offset + succ.open.index(i))

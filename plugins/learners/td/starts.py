@@ -39,8 +39,22 @@ def read_starts(game: Game, path: str | Path) -> list[Start]:
     return starts
 
 
-def pick_start(game: Game, starts: list[Start], rng: np.random.Generator) -> Start:
-    """A start drawn at random, or the initial position (no draw) when there are none."""
+def pick_start(
+    game: Game, starts: list[Start], rng: np.random.Generator, random_plies: int = 0
+) -> Start:
+    """A start drawn at random (the initial position, no draw reward, when there are none),
+    then ``random_plies`` uniformly random plies that do not end the game; the draw reward
+    stays with the side it was given for."""
     if not starts:
-        return game.initial_state(), None
-    return starts[int(rng.integers(len(starts)))]
+        state, draw = game.initial_state(), None
+    else:
+        state, draw = starts[int(rng.integers(len(starts)))]
+    side = game.to_move(state)
+    for _ in range(random_plies):
+        kids = [kid for _, kid in game.children(state) if not game.is_terminal(kid)]
+        if not kids:
+            break
+        state = kids[int(rng.integers(len(kids)))]
+    if draw is not None and game.to_move(state) != side:
+        draw = -draw
+    return state, draw
