@@ -32,12 +32,12 @@ lint: $(VENV)/.installed-dev
 # mypy checks the four folders as the one package they install as. The editable install's import
 # hook is invisible to type checkers, so mypy reads a tree of links made fresh each run
 # (build/typecheck/mindgames -> core/*, plus games, evaluators and plugins), which also sees
-# modules added since the install.
+# modules added since the install. The OpenSpiel bridge (examples/openspiel-plugin) is checked too.
 typecheck: $(VENV)/.installed-dev
 	rm -rf build/typecheck && mkdir -p build/typecheck/mindgames
 	ln -s $(CURDIR)/core/* build/typecheck/mindgames/
 	ln -s $(CURDIR)/games $(CURDIR)/evaluators $(CURDIR)/plugins build/typecheck/mindgames/
-	MYPYPATH=build/typecheck $(BIN)/mypy -p mindgames
+	MYPYPATH=build/typecheck:examples/openspiel-plugin $(BIN)/mypy -p mindgames -p mindgames_openspiel
 
 unit: $(VENV)/.installed-dev
 	MINDGAMES_STRICT_PLUGINS=1 $(BIN)/python -m pytest

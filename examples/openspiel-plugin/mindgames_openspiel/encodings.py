@@ -12,6 +12,7 @@ its observation, so there is no ``information`` encoding.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -39,7 +40,7 @@ def observation(game: OpenSpiel, options: object = None) -> Encoding:
     def encode(state: SpielState) -> np.ndarray:
         return np.array(state.spiel.observation_tensor(state.player), dtype=float)
 
-    def encode_batch(states: list[SpielState]) -> np.ndarray:
+    def encode_batch(states: Sequence[SpielState]) -> np.ndarray:
         rows = [s.spiel.observation_tensor(s.player) for s in states]
         return np.array(rows, dtype=float).reshape(len(states), len(columns))
 
@@ -55,7 +56,7 @@ def to_move(game: OpenSpiel, options: object = None) -> Encoding:
     def encode(state: SpielState) -> np.ndarray:
         return np.array([float(state.player)])
 
-    def encode_batch(states: list[SpielState]) -> np.ndarray:
+    def encode_batch(states: Sequence[SpielState]) -> np.ndarray:
         return np.array([[float(s.player)] for s in states]).reshape(len(states), 1)
 
     return Encoding("to_move", ("second_to_move",), encode, encode_batch, encode_py=encode_py)

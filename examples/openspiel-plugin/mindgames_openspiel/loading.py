@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type information
 
 from mindgames.errors import CapabilityError, ConfigError
 from mindgames.registry import unknown
