@@ -77,9 +77,14 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     """Terminate the workers without waiting for running games; queued ones fail as broken."""
     # the executor keeps its worker processes in a private table; there is no public way
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    # futures are not cancelled here: Python 3.11's pool then fails them all as broken, where
-    # a cancelled one makes its manager thread die with InvalidStateError
+    # Python 3.11's pool fails every pending future as broken once a worker is terminated, and
+    # its manager thread dies with InvalidStateError on one the caller had cancelled: so
+    # cancelled ones are forgotten first, and nothing is cancelled here
     pool.shutdown(wait=False)
+    pending = getattr(pool, "_pending_work_items", None) or {}
+    for key, item in list(pending.items()):
+        if item.future.cancelled():
+            pending.pop(key, None)
     for process in processes:
         with contextlib.suppress(OSError, ValueError):
             process.terminate()

@@ -31,7 +31,7 @@ import numpy as np
 
 from mindgames.errors import CapabilityError, MindgamesError
 from mindgames.executors import SerialExecutor
-from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, read_jsonl
+from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, lock_file, read_jsonl
 from mindgames.game import CountsPieces, Game, State
 from mindgames.match import cached
 from mindgames.registry import Registry, get_registry
@@ -185,11 +185,13 @@ def build(
     require_solvable(game, sampling)
     head = header(game, sampling)
     partial = Path(f"{write}.partial") if write is not None else None
-    known = _read_partial(partial, head) if partial is not None else {}
     serial = isinstance(executor, SerialExecutor)
     with contextlib.ExitStack() as stack:
         log: IO[str] | None = None
-        if partial is not None:
+        known: dict[int, Solved] = {}
+        if partial is not None:  # one writer at a time (files.lock_file)
+            stack.enter_context(lock_file(partial.with_name(f".{partial.name}.lock"), str(write)))
+            known = _read_partial(partial, head)
             log = stack.enter_context(_open_partial(partial, head))
         kept = _solve_in_order(
             game,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -19,3 +21,24 @@ def test_an_error_inside_a_pool_comes_out_as_itself_and_the_workers_stop():
     while any(w.is_alive() for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(w.is_alive() for w in workers)
+
+
+def test_stopping_a_pool_whose_futures_were_cancelled_prints_nothing(tmp_path):
+    script = tmp_path / "stop.py"
+    script.write_text(
+        "import time\n"
+        "from mindgames.executors import open_executor\n"
+        "if __name__ == '__main__':\n"
+        "    try:\n"
+        "        with open_executor(2) as pool:\n"
+        "            futures = [pool.submit(time.sleep, 0.3) for _ in range(20)]\n"
+        "            futures[0].result()\n"
+        "            for future in futures:\n"
+        "                future.cancel()\n"
+        "            raise KeyError('stop')\n"
+        "    except KeyError:\n"
+        "        print('stopped')\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "stopped\n"
+    assert done.stderr == ""  # Python 3.11's manager thread raised InvalidStateError here
