@@ -14,7 +14,8 @@ have the same exact value asks nothing of an agent and is left out; the set is t
 File (JSON Lines, written atomically; the format is in docs/measuring.md): a header record,
 then one record per position: ``{"position", "plies", "values": {move text: value}, "best"}``.
 While it is built, every solved candidate is appended to ``FILE.partial`` (header first), so a
-killed run resumes without solving those again.
+killed run resumes without solving those again (also with another count: the candidates are the
+same stream, cut elsewhere).
 """
 
 from __future__ import annotations
@@ -227,32 +228,32 @@ def _solve_in_order(
     ready: dict[int, Solved] = {}  # solved candidates not yet taken in order
     kept: list[Solved] = []
     cursor = 0
-    try:
-        while len(kept) < sampling.count:
-            while len(inflight) < window and len(inflight) + len(ready) < 2 * window:
-                index, (text, plies) = next(stream)
-                if index in known and known[index].position == text:
-                    ready[index] = known[index]
-                    continue
-                args = (spec, text, registry) if registry is not None else (spec, text)
-                inflight[executor.submit(solve_task, *args)] = (index, text, plies)
-            if cursor not in ready:
-                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-                for future in done:
-                    index, text, plies = inflight.pop(future)
-                    ready[index] = Solved(text, plies, future.result())
-                    if log is not None:
-                        append_jsonl(log, {"index": index, **ready[index].as_dict()})
-            while cursor in ready and len(kept) < sampling.count:
-                solved = ready.pop(cursor)
-                if solved.decisive:
-                    kept.append(solved)
-                if on_solved is not None:
-                    on_solved(solved, solved.decisive)
-                cursor += 1
-    finally:
-        for future in inflight:
-            future.cancel()
+    # On an error or a signal the owner of the executor stops it (open_executor terminates a
+    # pool); futures are cancelled here only once the set is complete.
+    while len(kept) < sampling.count:
+        while len(inflight) < window and len(inflight) + len(ready) < 2 * window:
+            index, (text, plies) = next(stream)
+            if index in known and known[index].position == text:
+                ready[index] = known[index]
+                continue
+            args = (spec, text, registry) if registry is not None else (spec, text)
+            inflight[executor.submit(solve_task, *args)] = (index, text, plies)
+        if cursor not in ready:
+            done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+            for future in done:
+                index, text, plies = inflight.pop(future)
+                ready[index] = Solved(text, plies, future.result())
+                if log is not None:
+                    append_jsonl(log, {"index": index, **ready[index].as_dict()})
+        while cursor in ready and len(kept) < sampling.count:
+            solved = ready.pop(cursor)
+            if solved.decisive:
+                kept.append(solved)
+            if on_solved is not None:
+                on_solved(solved, solved.decisive)
+            cursor += 1
+    for future in inflight:
+        future.cancel()
     return kept
 
 
@@ -272,15 +273,21 @@ def _read_partial(path: Path, head: Mapping[str, Any]) -> dict[int, Solved]:
     records = read_jsonl(path)
     if not records:
         return {}
-    if records[0] != json.loads(json.dumps(head)):
+    if _stream(records[0]) != _stream(json.loads(json.dumps(head))):
         raise MindgamesError(
             f"{path}: a partial set of other positions (another game, seed or bound); "
             "delete it or give another --write"
-        )
+        )  # the count may differ: the candidates are the same stream, cut elsewhere
     return {
         int(r["index"]): Solved(r["position"], int(r["plies"]), dict(r["values"]))
         for r in records[1:]
     }
+
+
+def _stream(head: Mapping[str, Any]) -> dict[str, Any]:
+    """What decides the candidates of a set: everything in its header but the count."""
+    sampling = {k: v for k, v in dict(head.get("sampling") or {}).items() if k != "count"}
+    return {**head, "sampling": sampling}
 
 
 def write_file(path: str | Path, head: Mapping[str, Any], solved: list[Solved]) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -18,9 +20,22 @@ from mindgames.cli.tournament import (
 from mindgames.curve import CURVE_FILE, CurveSettings, measure, table
 from mindgames.errors import Interrupted, MindgamesError
 from mindgames.executors import default_workers, open_executor
+from mindgames.interrupts import stop_on_signals
 from mindgames.quality import choose, report
 from mindgames.registry import get_registry
 from mindgames.solved import DEFAULT_MAX_PIECES, Sampling, build, read_file, require_solvable
+
+
+@contextlib.contextmanager
+def rerun_hint(kept: str | None) -> Iterator[None]:
+    """Stop on SIGINT/SIGTERM with one line saying what was kept and that a rerun goes on."""
+    try:
+        with stop_on_signals(graceful=False):
+            yield
+    except Interrupted as exc:
+        if kept is None:
+            raise Interrupted(f"{exc}; nothing was kept (give --write to keep it)") from None
+        raise Interrupted(f"{exc}; {kept}: run the same command to go on") from None
 
 
 @click.command()
@@ -65,20 +80,19 @@ def curve(
 ) -> None:
     """Play every snapshot of the training run RUN_DIR (and its model.npz) against --vs."""
     settings = CurveSettings(vs=vs, match_games=games, depth=depth, seed=seed, max_plies=max_plies)
-    try:
-        with resumable_progress("curve", "points", as_json) as (on_start, on_record):
-            lines = measure(
-                run_dir,
-                settings,
-                out=out,
-                workers=workers,
-                scheduler=scheduler,
-                on_start=on_start,
-                on_game=on_record,
-            )
-    except Interrupted as exc:
-        message = f"{exc}; the models measured so far are kept: run the same command to go on"
-        raise Interrupted(message) from None
+    with (
+        rerun_hint("the models measured so far are kept"),
+        resumable_progress("curve", "points", as_json) as (on_start, on_record),
+    ):
+        lines = measure(
+            run_dir,
+            settings,
+            out=out,
+            workers=workers,
+            scheduler=scheduler,
+            on_start=on_start,
+            on_game=on_record,
+        )
     if as_json:
         for line in lines:
             click.echo(json.dumps(line, sort_keys=True))
@@ -152,7 +166,8 @@ def quality(
     source: str | None = positions_file
     if positions_file is not None:
         solved = read_file(positions_file, game)[1][:count]
-    with open_executor(n, scheduler) as executor:
+    kept = "the positions solved so far are kept" if write else None
+    with rerun_hint(kept), open_executor(n, scheduler) as executor:
         if positions_file is None:
             sampling = Sampling(count or 1000, seed, _bound(max_pieces), min_plies)
             with progress(sampling.count, "solving", as_json, "positions") as update:

@@ -197,3 +197,34 @@ def test_the_shipped_kalah_set_reads_and_its_values_are_exact():
     small = sorted(solved, key=lambda item: game.pieces(game.parse_position(item.position)))
     for item in small[:: len(small) // 8][:8]:
         assert solve_moves(game, game.parse_position(item.position)) == item.values
+
+
+def test_sigint_keeps_the_solved_positions_and_a_rerun_with_another_count_goes_on(tmp_path):
+    import signal
+
+    from support.cli import lines, start, wait_for
+
+    out = tmp_path / "set.jsonl"
+    partial = tmp_path / "set.jsonl.partial"
+    args = ("quality", "kalah", "--count", "400", "--seed", "2", "--write", str(out))
+    proc = start(*args, "--workers", "2")
+    wait_for(lambda: lines(partial) >= 6, proc)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    done = type("Done", (), {"returncode": proc.returncode, "stderr": proc.stderr.read()})
+    one_line_error(
+        done,
+        "interrupted by SIGINT; the positions solved so far are kept: run the same command",
+        code=130,
+    )
+    assert not out.exists()
+    solved = {r["index"]: r for r in map(json.loads, partial.read_text().splitlines()[1:])}
+    assert len(solved) >= 5
+    prefix = next(i for i in range(len(solved) + 1) if i not in solved)  # solved in a row
+    in_order = [solved[i] for i in range(prefix)]
+    decisive = [r["position"] for r in in_order if len(set(r["values"].values())) > 1]
+    rerun = mindgames(*args[:2], "--count", "3", *args[4:], "--workers", "1")
+    assert rerun.returncode == 0, rerun.stderr
+    head, *kept = [json.loads(line) for line in out.read_text().splitlines()]
+    assert head["positions"] == 3 and not partial.exists()
+    assert [r["position"] for r in kept][: len(decisive)] == decisive[:3]  # taken, not re-drawn
