@@ -110,10 +110,10 @@ class OpenSpiel(Game):
     def __attrs_post_init__(self) -> None:
         spiel = load(self.game)
         object.__setattr__(self, "_start", replay(self.game, ()))
-        # returns mapped onto [-1, 1] summing to zero: (r - offset) / half-range
-        low, high = spiel.min_utility(), spiel.max_utility()
-        offset = (low + high) / 2.0
-        object.__setattr__(self, "_scale", (offset, (high - low) / 2.0 or 1.0))
+        # returns mapped onto [-1, 1] summing to zero: (r - constant sum / 2) / half the range
+        offset = spiel.utility_sum() / 2.0
+        half = (spiel.max_utility() - spiel.min_utility()) / 2.0
+        object.__setattr__(self, "_scale", (offset, half or 1.0))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.game,))
