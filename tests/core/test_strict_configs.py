@@ -74,6 +74,11 @@ def tournament_config(top: str, agent: str) -> tuple[str, str]:
         (train_config("seed = -3", "games = 10"), "'seed' must be >= 0: -3"),
         (train_config("seed = 1.5", "games = 10"), "seed: expected an integer, got 1.5"),
         (
+            ("train", TRAIN.format(top="", learner="games = 10").replace(" }", ", seed = -1 }")),
+            "eval: eval {'model': 'linear', 'encoding': 'kalah14', 'seed': -1}: seed: expected "
+            "a non-negative integer, got -1",
+        ),
+        (
             train_config("", 'games = 10\nlookahead = "alphabta:depth=2"'),
             "unknown searcher 'alphabta'",
         ),
