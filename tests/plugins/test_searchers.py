@@ -14,6 +14,7 @@ from mindgames.errors import CapabilityError, ConfigError, MindgamesError
 from mindgames.plugins.searchers.alphabeta import AlphaBeta
 from mindgames.plugins.searchers.common import PROVEN, STEP, WIN, plies_to_end, pruning
 from mindgames.plugins.searchers.minimax import Minimax
+from mindgames.registry import get_registry
 
 # Draughts with the path-dependent draw rules off: the transposition key then decides the future
 # exactly (with them on, transpositions may differ in their no-progress counters).
@@ -105,7 +106,14 @@ def test_alphabeta_equals_minimax(setup, key, seed, depth, ext, null, evalname):
     reference = Minimax(**common).search(game, state, evaluator, rng)
     for variant in VARIANTS:
         found = AlphaBeta(**common, **variant).search(game, state, evaluator, rng)
-        assert found.value == pytest.approx(reference.value, abs=1e-9), variant
+        expected = reference
+        if found.stats.depth < depth:
+            # deepening stops early, as documented, once the root value is proven or nothing
+            # was cut: the value is then minimax's at the depth completed (a proven result may
+            # still lie a few plies nearer or further at a deeper horizon)
+            shallower = {**common, "depth": found.stats.depth}
+            expected = Minimax(**shallower).search(game, state, evaluator, rng)
+        assert found.value == pytest.approx(expected.value, abs=1e-9), variant
         assert found.stats.depth >= 1
         assert found.pv[0] == found.move
         leaf = walk(game, state, found.pv)
@@ -415,3 +423,20 @@ def test_random_ties_make_different_games(setup):
             state = game.play(state, move)
         played.add(tuple(line))
     assert len(played) > 1
+
+
+def test_a_proven_root_value_stops_the_deepening_at_minimax_of_the_depth_completed(setup):
+    """Kalah(4,3), found by hypothesis: a loss proven at depth 2 (five plies away with the
+    forced-move extension) is where deepening stops; minimax to depth 3 finds the opponent's
+    quicker win (four plies), so the two agree at the depth alpha-beta completed."""
+    game = get_registry().game("kalah:pits=4,seeds=3")
+    evaluator = build_evaluator(get_registry(), game, "material")
+    state = random_position(game, 92805, 20)
+    common = {"extend_forced": True, "extend_captures": False, "null": False}
+    rng = np.random.default_rng(0)
+    found = AlphaBeta(depth=3, **common).search(game, state, evaluator, rng)
+    assert found.stats.depth == 2 and found.value < -PROVEN
+    at_two = Minimax(depth=2, **common).search(game, state, evaluator, rng)
+    at_three = Minimax(depth=3, **common).search(game, state, evaluator, rng)
+    assert found.value == at_two.value
+    assert plies_to_end(at_three.value) < plies_to_end(found.value)
