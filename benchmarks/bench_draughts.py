@@ -4,6 +4,9 @@ Measures (median of ``--repeats`` runs, leaves per second):
 
 * ``popcount`` -- ``engine.perft``: every position but the last ply made, last ply counted;
 * ``made`` -- ``engine.perft_made``: every leaf position made;
+* ``api_against_made`` -- at ``--made-depth``, timed in turn in CPU seconds: the perft through
+  ``Game.children`` against ``made`` (the issue-22 target: at least 0.8 of it) and against the
+  walk through ``legal_moves`` and ``play`` (the interface before ``children``);
 * ``game_api`` -- the baseline: a perft through ``Game.children``
   (what a searcher sees, every leaf played), at a smaller depth;
 * OpenSpiel's ``checkers`` (every leaf made with ``child``, and the last ply counted with
@@ -29,7 +32,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from perft_common import OPENSPIEL_PERFT, api_perft, perft_row
+from perft_common import OPENSPIEL_PERFT, api_against_made, api_perft, perft_row, play_perft
 
 from mindgames.games.draughts import engine
 from mindgames.games.draughts.rules import Checkers
@@ -37,7 +40,9 @@ from mindgames.games.draughts.rules import Checkers
 EXPECTED = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
 
 
-OTHERS = OPENSPIEL_PERFT + r"""
+OTHERS = (
+    OPENSPIEL_PERFT
+    + r"""
 import json, statistics, sys, time
 depth, repeats = int(sys.argv[1]), int(sys.argv[2])
 out = {}
@@ -74,6 +79,7 @@ if Board is not None:
     timed("pydraughts", lambda d: walk(Board(variant="american"), d), min(depth, 4))
 print(json.dumps(out))
 """
+)
 
 
 def others(python: str, depth: int, repeats: int) -> dict:
@@ -115,6 +121,17 @@ def main() -> None:
         "made": row(lambda d: engine.perft_made(b, w, k, side, d), args.made_depth),
         "popcount": row(lambda d: engine.perft(b, w, k, side, d), args.depth),
     }
+    depth = args.made_depth
+    versus = api_against_made(
+        {
+            "children": lambda: api_perft(game, start, depth),
+            "made": lambda: engine.perft_made(b, w, k, side, depth),
+            "play": lambda: play_perft(game, start, depth),
+        },
+        args.repeats,
+        EXPECTED[depth - 1],
+    )
+    print(f"depth {depth}, leaves per CPU second: {versus}")
     rows.update(others(args.compare_python, args.api_depth, args.repeats))
     base = rows["game_api"]["leaves_per_second"]
     for name, row in rows.items():
@@ -140,6 +157,7 @@ def main() -> None:
         "machine": platform.machine(),
         "repeats": args.repeats,
         "results": rows,
+        "api_against_made": {"depth": depth, **versus},
         "targets": {"made": 1_500_000, "popcount": 3_000_000},
     }
     out = Path(args.out)

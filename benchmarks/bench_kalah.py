@@ -3,6 +3,9 @@
 Measures (median of ``--repeats`` runs):
 
 * ``game_api`` -- the baseline: perft through ``Game.children``, every leaf made;
+* ``api_against_made`` -- at ``--api-depth``, timed in turn in CPU seconds: the perft through
+  ``Game.children`` against ``made`` (the issue-22 target: at least 0.8 of it) and against the
+  walk through ``legal_moves`` and ``play`` (the interface before ``children``);
 * ``made`` -- ``rules.perft_made``: every leaf position made (the issue's target: 2 M leaves/s);
 * ``counted`` -- ``rules.perft`` (what ``Game.perft`` uses): the last ply counted, not made;
 * ``solver`` -- ``solver.solve`` from the start of ``--solve-size``: nodes/s;
@@ -29,7 +32,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from perft_common import OPENSPIEL_PERFT, api_perft, perft_row
+from perft_common import OPENSPIEL_PERFT, api_against_made, api_perft, perft_row, play_perft
 
 from mindgames.games.kalah.rules import Kalah, perft, perft_made
 from mindgames.games.kalah.solver import solve
@@ -37,7 +40,9 @@ from mindgames.games.kalah.solver import solve
 #: OpenSpiel's mancala perft from the start, depths 1-10 (its rules are our defaults)
 EXPECTED = [6, 35, 185, 942, 4690, 23233, 114430, 563055, 2763490, 13519607]
 
-OPENSPIEL = OPENSPIEL_PERFT + r"""
+OPENSPIEL = (
+    OPENSPIEL_PERFT
+    + r"""
 import json, statistics, sys, time
 import pyspiel
 depth, repeats = int(sys.argv[1]), int(sys.argv[2])
@@ -54,6 +59,7 @@ for name, fn in (("made", made), ("counted", counted)):
 out["counts"] = [made(game.new_initial_state(), d) for d in range(1, min(depth, 8) + 1)]
 print(json.dumps(out))
 """
+)
 
 
 def openspiel(python: str, depth: int, repeats: int) -> dict | None:
@@ -95,6 +101,17 @@ def main() -> None:
         "made": row(lambda d: perft_made(t, pos, side, d, False), args.depth),
         "counted": row(lambda d: perft(t, pos, side, d, False), args.depth),
     }
+    depth = args.api_depth
+    versus = api_against_made(
+        {
+            "children": lambda: api_perft(game, start, depth),
+            "made": lambda: perft_made(t, pos, side, depth, False),
+            "play": lambda: play_perft(game, start, depth),
+        },
+        args.repeats,
+        EXPECTED[depth - 1],
+    )
+    print(f"depth {depth}, leaves per CPU second: {versus}")
     pits, seeds = (int(x) for x in args.solve_size.split(","))
     small = Kalah(pits=pits, seeds=seeds)
     node_rates, solution = [], None
@@ -138,6 +155,7 @@ def main() -> None:
         "machine": platform.machine(),
         "repeats": args.repeats,
         "results": rows,
+        "api_against_made": {"depth": depth, **versus},
         "solver": solver_row,
         "targets": {"made": 2_000_000},
     }

@@ -70,8 +70,10 @@ def main() -> None:
                 "plies": plies,
             }
         )
-        print(f"lockstep {lockstep:>4}: {rate:8.1f} games/s  {positions:9.0f} plies/s  "
-              f"(mean plies {plies:.1f})")
+        print(
+            f"lockstep {lockstep:>4}: {rate:8.1f} games/s  {positions:9.0f} plies/s  "
+            f"(mean plies {plies:.1f})"
+        )
     base = rows[0]
     for row in rows:
         row["ratio"] = round(row["games_per_second"] / base["games_per_second"], 2)

@@ -67,3 +67,39 @@ def perft_row(
     """One result row: ``depth`` and the median rate of ``count_at(depth)``, checked against
     the published count ``expected[depth - 1]``."""
     return {"depth": depth, **rate(lambda: count_at(depth), repeats, expected[depth - 1])}
+
+
+def play_perft(game: Game, state: object, depth: int) -> int:
+    """Perft through ``legal_moves`` and ``play`` (the interface before ``Game.children``)."""
+    total = 0
+    for move in game.legal_moves(state):
+        child = game.play(state, move)
+        if depth == 1:
+            total += 1
+        elif not game.is_terminal(child):
+            total += play_perft(game, child, depth - 1)
+    return total
+
+
+def api_against_made(
+    counts: dict[str, Callable[[], int]], repeats: int, expected: int
+) -> dict[str, object]:
+    """Leaves per CPU second of each perft in ``counts`` (``children``, ``made`` and ``play``),
+    timed in turn ``repeats`` times (so the shared machine's load falls on all alike), medians,
+    and the ratios of the Game-API perft (``children``) to the engine's made-leaf perft and to
+    the ``legal_moves`` + ``play`` walk. Every count is checked against ``expected``."""
+    seconds: dict[str, list[float]] = {name: [] for name in counts}
+    for _ in range(repeats):
+        for name, count in counts.items():
+            begin = time.process_time()
+            leaves = count()
+            seconds[name].append(time.process_time() - begin)
+            if leaves != expected:
+                raise SystemExit(f"{name}: wrong perft count {leaves}, expected {expected}")
+    rate = {name: round(expected / statistics.median(s)) for name, s in seconds.items()}
+    return {
+        "leaves": expected,
+        "cpu_leaves_per_second": rate,
+        "children_to_made": round(rate["children"] / rate["made"], 3),
+        "children_to_play": round(rate["children"] / rate["play"], 3),
+    }

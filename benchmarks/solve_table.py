@@ -98,9 +98,7 @@ def main() -> None:
                 print(json.dumps(row), flush=True)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(
-        json.dumps({"timeout_seconds": args.timeout, "rows": rows}, indent=1) + "\n"
-    )
+    out.write_text(json.dumps({"timeout_seconds": args.timeout, "rows": rows}, indent=1) + "\n")
     for empty_capture in (False, True):
         print(f"\nempty_capture = {str(empty_capture).lower()}\n")
         print(markdown(rows, empty_capture, args.pits, args.seeds))

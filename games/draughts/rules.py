@@ -27,8 +27,9 @@ import attrs
 from mindgames.config import shorten
 from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
 from mindgames.game import Game
-from mindgames.games.draughts import engine, successors
+from mindgames.games.draughts import engine
 from mindgames.games.draughts.engine import BOARD, CAPTURED, PROMO, SQ
+from mindgames.games.draughts.successors import children as _children
 
 DraughtsState = tuple[int, int, int, int, int, int, tuple[tuple[int, int, int, int], ...]]
 DraughtsMove = tuple[int, ...]
@@ -118,7 +119,7 @@ class Draughts(Game):
         The same states ``play`` makes (counters and repetition history included), in
         ``legal_moves`` order; the conformance suite checks it.
         """
-        return successors.children(state, self.repetition, self._quiet_limit, self._ply_limit)
+        return _children(state, self.repetition, self._quiet_limit, self._ply_limit)
 
     def move_count(self, state: DraughtsState) -> int:
         if self.drawn(state):

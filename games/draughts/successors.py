@@ -109,7 +109,7 @@ def children(
     if (
         quiet >= quiet_limit
         or plies >= ply_limit
-        or (len(history) >= 8 and history.count(state[:4]) >= 2)
+        or (history and len(history) >= 8 and history.count(state[:4]) >= 2)
     ):
         return []  # drawn (``Draughts.drawn``, inlined)
     empty = BOARD ^ (b | w)
