@@ -2,7 +2,9 @@
 
 It shares the leaf rules of alpha-beta exactly (terminal values, the null evaluator, forced-move
 and capture extensions with their per-path budget), so the two must return the same root value
-at the same depth; the property tests hold them to it.
+at the same depth; the property tests hold them to it. It walks the tree through
+``legal_moves`` and ``play`` on purpose, while alpha-beta uses ``Game.children``: the property
+tests then also hold a game's ``children`` to its ``play``.
 """
 
 from __future__ import annotations

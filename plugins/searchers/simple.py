@@ -13,6 +13,7 @@ from mindgames.plugins.searchers.common import (
     TIE,
     make_stats,
     need_evaluator,
+    root_children,
     root_moves,
     terminal_value,
 )
@@ -32,12 +33,13 @@ class Greedy(Searcher):
     def search(
         self, game: Game, state: State, evaluator: Evaluator | None, rng: np.random.Generator
     ) -> SearchResult:
-        """Play each move, score the child for this side, keep the best."""
+        """Score every child (from ``Game.children``) for this side, keep the best."""
         need_evaluator(self.name, evaluator, self.null)
         start = time.perf_counter()
-        moves = root_moves(game, state, self.random_ties, rng)
+        pairs = root_children(game, state, self.random_ties, rng)
+        moves = [move for move, _ in pairs]
+        kids = [child for _, child in pairs]
         side = game.to_move(state)
-        kids = [game.play(state, m) for m in moves]
         values = [0.0] * len(kids)
         todo = []
         for i, child in enumerate(kids):

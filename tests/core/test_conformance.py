@@ -98,6 +98,17 @@ class ReversedChildren(TicTacToe):
 
 
 @attrs.frozen
+class CentreMovesAgain(TicTacToe):
+    """Declares alternating turns, but the centre square keeps the turn."""
+
+    turns_alternate = True
+
+    def play(self, state, move):
+        board, side = super().play(state, move)
+        return (board, 1 - side) if move == 4 else (board, side)
+
+
+@attrs.frozen
 class WrongMoveCount(TicTacToe):
     def move_count(self, state):
         return 9
@@ -140,6 +151,7 @@ PLANTED = [
     ("move text off by one", MoveTextOffByOne, None, r"move text '\d+' does not"),
     ("children in another order", ReversedChildren, None, "children differ"),
     ("move_count too high", WrongMoveCount, None, "move_count disagrees"),
+    ("declared alternation that is not", CentreMovesAgain, None, "a move keeps the turn"),
     ("capture_pending without captures", CapturesEverywhere, None, "capture_pending is True"),
     ("a wrong declared perft count", WrongPerft, None, "perft 3 is 504 .*declared 505"),
 ]
