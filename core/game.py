@@ -120,10 +120,9 @@ class Game(ABC):
         """Number of move sequences of exactly ``depth`` plies (leaves of the full tree)."""
         if depth == 0:
             return 1
-        moves = self.legal_moves(state)
         if depth == 1:
-            return len(moves)
-        return sum(self.perft(self.play(state, move), depth - 1) for move in moves)
+            return len(self.legal_moves(state))
+        return sum(self.perft(child, depth - 1) for _, child in self.children(state))
 
     def known_perft(self) -> Sequence[tuple[str | None, Sequence[int]]]:
         """Perft counts this game knows: ``(position text or None for the start, counts at
