@@ -15,7 +15,7 @@ import numpy as np
 
 from mindgames.config import structure
 from mindgames.errors import ConfigError
-from mindgames.game import Game, State
+from mindgames.game import Encoding, Game, State
 from mindgames.model import Evaluator
 from mindgames.registry import Registry
 from mindgames.search import Searcher, SearchResult
@@ -57,9 +57,21 @@ def build_evaluator(
     if encoding_spec is None:
         raise ConfigError(f"eval {value!r}: model {kind!r} needs an encoding (give 'encoding')")
     encoding = registry.encoding(game, encoding_spec)
+    if isinstance(table.get("groups"), str):  # a set of column groups the encoding offers
+        table["groups"] = named_groups(encoding, table["groups"])
     config = structure(table, info.config, where=f"eval model {kind!r}")
     model = info.create(config, encoding.columns, np.random.default_rng(seed))
     return Evaluator(encoding, model)
+
+
+def named_groups(encoding: Encoding, name: str) -> list[list[str]]:
+    """The column groups ``name`` that ``encoding`` offers (a model's ``groups = "NAME"``)."""
+    if name not in encoding.groups:
+        known = ", ".join(sorted(encoding.groups)) or "none"
+        raise ConfigError(
+            f"encoding {encoding.name!r} offers no column groups {name!r} (it offers: {known})"
+        )
+    return [list(group) for group in encoding.groups[name]]
 
 
 def build_agent(

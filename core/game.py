@@ -9,7 +9,7 @@ its arguments, which is what lets searchers and parallel workers share states fr
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
 
 import attrs
@@ -202,6 +202,8 @@ class Encoding:
     one row per state (a game may supply a faster one than the default loop). ``encode_py``,
     optional, returns the same vector as a tuple of Python floats without numpy: the
     single-position fast path that ``Evaluator.evaluate`` takes with a model's ``value_py``.
+    ``groups``, optional, names sets of column groups (``raw32``'s ``subsquares``: the columns
+    of each 3x3 ... 8x8 sub-square), which a model's ``groups`` option may name for its mask.
     """
 
     name: str
@@ -209,6 +211,7 @@ class Encoding:
     encode: Callable[[State], np.ndarray]
     encode_batch_fn: Callable[[Sequence[State]], np.ndarray] | None = None
     encode_py: Callable[[State], tuple[float, ...]] | None = None
+    groups: Mapping[str, tuple[tuple[str, ...], ...]] = attrs.field(factory=dict)
 
     @property
     def width(self) -> int:

@@ -13,6 +13,12 @@ so ``set_params`` is one copy and the value path allocates little::
 ``param_groups()`` names those groups with their fan-in (the TD learner gives each its own
 step size, 1/fan-in by default). Gradients are analytic (back-propagation), one row per
 position in ``value_and_grad_batch``.
+
+Masked first layer (``groups``): hidden unit i of the first layer sees only the columns of
+group i (Chellapilla and Fogel's spatial layer: one unit per sub-square of the board). The
+masked-out weights stay zero in the stored vector and are left out of ``get_params``, its
+gradient and ``param_groups``. ``input_sum`` adds the sum of the inputs to the output's
+pre-activation with no weight (their piece differential).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import attrs
 import numpy as np
 
 from mindgames.errors import ConfigError
-from mindgames.evaluators.common import float_array, uniform_range
+from mindgames.evaluators.common import column_indices, float_array, uniform_range
 from mindgames.model import DIFFERENTIABLE, PARAMETRIC, Model
 
 ACTIVATIONS = ("tanh", "sigmoid")
@@ -34,12 +40,16 @@ ACTIVATIONS = ("tanh", "sigmoid")
 @attrs.frozen
 class MLPConfig:
     """``hidden``: hidden layer sizes; ``activation``: tanh or sigmoid hidden units;
-    ``direct``: input-to-output links; ``init``: uniform range of every initial weight."""
+    ``direct``: input-to-output links; ``init``: uniform range of every initial weight;
+    ``groups``: the columns each first-layer unit sees (a mask; None: all); ``input_sum``: add
+    the inputs' sum to the output unweighted."""
 
     hidden: list[int] = attrs.Factory(lambda: [10])
     activation: str = "tanh"
     direct: bool = False
     init: tuple[float, float] = (-0.1, 0.1)
+    groups: list[list[str]] | None = None
+    input_sum: bool = False
 
 
 def layout(inputs: int, hidden: Sequence[int], direct: bool) -> list[tuple[str, int, int]]:
@@ -62,9 +72,22 @@ class MLP(Model):
     capabilities = frozenset({PARAMETRIC, DIFFERENTIABLE})
 
     def __init__(
-        self, params: np.ndarray, inputs: int, hidden: Sequence[int], activation: str, direct: bool
+        self,
+        params: np.ndarray,
+        inputs: int,
+        hidden: Sequence[int],
+        activation: str,
+        direct: bool,
+        *,
+        groups: Sequence[Sequence[str]] | None = None,
+        mask: np.ndarray | None = None,
+        input_sum: bool = False,
     ) -> None:
+        """``params`` is the full vector (masked-out weights included); ``mask`` (first hidden
+        layer x inputs, bool) says which first-layer weights exist, ``groups`` names them."""
         self.inputs = int(inputs)
+        self.groups = [list(g) for g in groups] if groups is not None else None
+        self.input_sum = bool(input_sum)
         self.hidden = [int(h) for h in hidden]
         self.activation = activation
         self.direct = bool(direct)
@@ -94,6 +117,15 @@ class MLP(Model):
         self._dslice = slice(start, start + self.inputs)
         self._one = len(self._layers) == 1
         self._fast: tuple[np.ndarray, np.ndarray, np.ndarray, float] | None = None
+        #: indices of the parameters that exist (None: all), the first layer's mask applied
+        self._live: np.ndarray | None = None
+        if mask is not None:
+            alive = np.ones(size, dtype=bool)
+            alive[self._slices[0][0]] = np.asarray(mask, dtype=bool).ravel()
+            self._p[~alive] = 0.0
+            self._live = np.flatnonzero(alive)
+            name, _, fan_in = self._groups[0]
+            self._groups[0] = (name, int(np.count_nonzero(mask)) + self.hidden[0], fan_in)
 
     # --- values ----------------------------------------------------------------------------
     def _prepare(self) -> None:
@@ -126,6 +158,8 @@ class MLP(Model):
             a = float(self._wo @ h) + float(self._bo[0])
         if self._d is not None:
             a += float(self._d @ x)
+        if self.input_sum:
+            a += float(np.sum(x))
         return math.tanh(a)
 
     def _act(self, z: np.ndarray) -> np.ndarray:
@@ -145,6 +179,8 @@ class MLP(Model):
         a = h @ self._wo + self._bo[0]
         if self._d is not None:
             a += xs @ self._d
+        if self.input_sum:
+            a += xs.sum(axis=1)
         return hs, a
 
     def value_batch(self, xs: np.ndarray) -> np.ndarray:
@@ -155,13 +191,17 @@ class MLP(Model):
 
     # --- capabilities ----------------------------------------------------------------------
     def get_params(self) -> np.ndarray:
-        return self._p.copy()
+        return self._p.copy() if self._live is None else self._p[self._live]
 
     def set_params(self, params: np.ndarray) -> None:
         params = np.asarray(params, dtype=float)
-        if params.shape != self._p.shape:
-            raise ConfigError(f"model 'mlp' has {self._p.size} parameters, got {params.size}")
-        self._p[:] = params
+        size = self._p.size if self._live is None else self._live.size
+        if params.shape != (size,):
+            raise ConfigError(f"model 'mlp' has {size} parameters, got {params.size}")
+        if self._live is None:
+            self._p[:] = params
+        else:
+            self._p[self._live] = params
         self._fast = None
 
     def param_groups(self) -> list[tuple[str, int, int]]:
@@ -181,6 +221,8 @@ class MLP(Model):
         a = float(self._wo @ h) + float(self._bo[0])
         if self._d is not None:
             a += float(self._d @ x)
+        if self.input_sum:
+            a += float(x.sum())
         v = math.tanh(a)
         dv = 1.0 - v * v
         grad = np.empty(self._p.size)
@@ -196,7 +238,7 @@ class MLP(Model):
             grad[bs] = delta
             if i:
                 delta = (delta @ w) * self._dact(hs[i])
-        return v, grad
+        return v, (grad if self._live is None else grad[self._live])
 
     def value_and_grad_batch(self, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Values (n,) and d value / d params (n, parameters), by back-propagation."""
@@ -218,11 +260,20 @@ class MLP(Model):
             grads[:, bs] = delta
             if i:
                 delta = (delta @ self._layers[i][0]) * self._dact(below)
-        return v, grads
+        return v, (grads if self._live is None else grads[:, self._live])
 
     # --- files -----------------------------------------------------------------------------
     def config(self) -> dict[str, Any]:
-        return {"hidden": list(self.hidden), "activation": self.activation, "direct": self.direct}
+        config: dict[str, Any] = {
+            "hidden": list(self.hidden),
+            "activation": self.activation,
+            "direct": self.direct,
+        }
+        if self.groups is not None:
+            config["groups"] = [list(g) for g in self.groups]
+        if self.input_sum:
+            config["input_sum"] = True
+        return config
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"params": self._p.copy()}
@@ -237,7 +288,36 @@ class MLP(Model):
         if activation not in ACTIVATIONS or not hidden or min(hidden) < 1:
             raise ValueError(f"bad mlp shape {dict(config)!r}")
         size = sum(g[1] for g in layout(len(columns), hidden, direct))
-        return cls(float_array(arrays, "params", (size,)), len(columns), hidden, activation, direct)
+        groups = config.get("groups")
+        mask = None if groups is None else group_mask(groups, hidden[0], columns, ValueError)
+        return cls(
+            float_array(arrays, "params", (size,)),
+            len(columns),
+            hidden,
+            activation,
+            direct,
+            groups=groups,
+            mask=mask,
+            input_sum=bool(config.get("input_sum", False)),
+        )
+
+
+def group_mask(
+    groups: Sequence[Sequence[str]],
+    units: int,
+    columns: Sequence[str],
+    error: type[Exception] = ConfigError,
+) -> np.ndarray:
+    """The first layer's mask (units x columns, bool): unit i sees the columns of group i."""
+    where = "model 'mlp': groups"
+    if len(groups) != units:
+        raise error(f"{where}: {len(groups)} groups for a first hidden layer of {units} units")
+    mask = np.zeros((units, len(columns)), dtype=bool)
+    for i, group in enumerate(groups):
+        if not group:
+            raise error(f"{where}: group {i} is empty")
+        mask[i, column_indices(list(group), columns, where, error)] = True
+    return mask
 
 
 def create(config: MLPConfig, columns: Sequence[str], rng: np.random.Generator) -> MLP:
@@ -253,6 +333,15 @@ def create(config: MLPConfig, columns: Sequence[str], rng: np.random.Generator) 
         raise ConfigError(f"{where}: the encoding has no columns")
     lo, hi = uniform_range(config.init, where)
     size = sum(g[1] for g in layout(len(columns), config.hidden, config.direct))
+    groups = config.groups
+    mask = None if groups is None else group_mask(groups, config.hidden[0], columns)
     return MLP(
-        rng.uniform(lo, hi, size), len(columns), config.hidden, config.activation, config.direct
+        rng.uniform(lo, hi, size),
+        len(columns),
+        config.hidden,
+        config.activation,
+        config.direct,
+        groups=groups,
+        mask=mask,
+        input_sum=config.input_sum,
     )

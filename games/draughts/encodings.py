@@ -13,7 +13,7 @@ import attrs
 import numpy as np
 
 from mindgames.game import Encoding
-from mindgames.games.draughts.engine import BIT, BOARD, PROMO, SQ, simple_targets
+from mindgames.games.draughts.engine import BIT, BOARD, PROMO, SQ, coords, simple_targets
 from mindgames.games.draughts.rules import Draughts, DraughtsState
 
 #: bit index of view square j (0-based) for each side to move
@@ -94,7 +94,26 @@ def raw32(game: Draughts, options: Raw32Options | None) -> Encoding:
         return np.hstack([x, x.sum(axis=1, keepdims=True)]) if opts.piece_sum else x
 
     enc = _encoding("raw32", columns, batch)
-    return attrs.evolve(enc, encode_py=raw32_py(opts.king, opts.piece_sum))
+    groups = {"subsquares": subsquares()}
+    return attrs.evolve(enc, encode_py=raw32_py(opts.king, opts.piece_sum), groups=groups)
+
+
+def subsquares() -> tuple[tuple[str, ...], ...]:
+    """The ``sq`` columns of every 3x3 ... 8x8 sub-square of the board (36 + 25 + 16 + 9 + 4 + 1
+    = 91 groups, smallest first): the spatial layer of Chellapilla and Fogel's checkers net.
+
+    The set is the same from either side's view (it is symmetric under the half turn)."""
+    groups = []
+    for size in range(3, 9):
+        for top in range(9 - size):
+            for left in range(9 - size):
+                inside = [
+                    f"sq{s}"
+                    for s in range(1, 33)
+                    if top <= coords(s)[0] < top + size and left <= coords(s)[1] < left + size
+                ]
+                groups.append(tuple(inside))
+    return tuple(groups)
 
 
 #: view square index (0-based) of each bit of the board, for each side to move

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mindgames import LearnerInfo, hookimpl
+from mindgames.plugins.learners.coevolution import CoevolutionLearner
 from mindgames.plugins.learners.td import TDLearner
 
 
@@ -13,5 +14,10 @@ def mindgames_learners() -> list[LearnerInfo]:
             "td",
             TDLearner,
             "TD(lambda) self-play with eligibility traces, look-ahead, TD-leaf and cloning",
-        )
+        ),
+        LearnerInfo(
+            "coevolution",
+            CoevolutionLearner,
+            "co-evolution by self-play: self-adaptive mutation, evolvable king value (Fogel)",
+        ),
     ]

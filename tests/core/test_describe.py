@@ -34,7 +34,8 @@ def test_searcher_learner_and_model_print_their_options():
     assert lam["default"] == "0.7" and lam["doc"].startswith("trace decay lambda")
     mlp = describe("mlp")
     assert mlp["capabilities"] == ["differentiable", "parametric"]
-    assert [o["name"] for o in mlp["options"]] == ["hidden", "activation", "direct", "init"]
+    names = [o["name"] for o in mlp["options"]]
+    assert names == ["hidden", "activation", "direct", "init", "groups", "input_sum"]
     assert mlp["options"][0]["default"] == "[10]"
     text = run_cli(None, "describe", "mlp", strict=True).stdout
     assert "  hidden (list[int], default [10])  hidden layer sizes" in text

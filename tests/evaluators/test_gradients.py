@@ -82,3 +82,14 @@ def test_mlp_param_groups_give_fan_in_per_layer():
         ("direct", 32, 32),
     ]
     assert len(model.get_params()) == 330 + 11 + 32
+
+
+@pytest.mark.parametrize("input_sum", [False, True])
+def test_masked_mlp_gradient_matches_finite_differences(input_sum):
+    columns = [f"c{i}" for i in range(6)]
+    groups = [["c0", "c1"], ["c2", "c3", "c4"], ["c5"], ["c0", "c5"]]
+    config = mlp.MLPConfig(hidden=[4, 3], groups=groups, input_sum=input_sum, init=(-0.5, 0.5))
+    model = mlp.create(config, columns, np.random.default_rng(5))
+    assert model.get_params().size == 8 + 4 + 4 * 3 + 3 + 3 + 1
+    xs = np.random.default_rng(4).normal(size=(4, 6)) * 0.3
+    check(model, xs)

@@ -36,6 +36,16 @@ CASES = {
         "checkers",
         {"model": "mlp", "encoding": "samuel", "hidden": [8, 4], "direct": True, "init": [-1, 1]},
     ),
+    "mlp-subsquares": (
+        "checkers",
+        {
+            "model": "mlp",
+            "encoding": "raw32",
+            "hidden": [91, 6, 3],
+            "groups": "subsquares",
+            "input_sum": True,
+        },
+    ),
     "phased-3Ph": ("giveaway", {"model": "phased", "encoding": "gac11", "preset": "3Ph"}),
     "phased-5Ph": (
         "giveaway",

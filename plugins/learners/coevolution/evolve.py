@@ -1,0 +1,83 @@
+"""The evolutionary operators of co-evolution (Chellapilla and Fogel): self-adaptive Gaussian
+mutation of the weights, the king value's uniform step, opponents drawn at random, scoring by
+play and the choice of survivors. Pure functions of arrays and one random generator.
+
+Self-adaptive mutation of an individual with n weights w_i and step sizes sigma_i::
+
+    tau       = 1 / sqrt(2 sqrt(n))
+    sigma'_i  = sigma_i exp(tau N_i(0, 1))
+    w'_i      = w_i + sigma'_i N'_i(0, 1)          (the new sigma moves the weight)
+
+and its king value K' = K + delta, delta uniform in [-step, step], K' kept in [lo, hi].
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+import numpy as np
+
+
+def tau(n: int) -> float:
+    """The learning rate of the step sizes for ``n`` weights: 1 / sqrt(2 sqrt(n))."""
+    if n < 1:
+        raise ValueError(f"tau needs at least one weight, got {n}")
+    return 1.0 / math.sqrt(2.0 * math.sqrt(n))
+
+
+def mutate(
+    weights: np.ndarray, sigmas: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """One offspring: step sizes first (log-normal), then the weights with the new steps."""
+    new_sigmas = sigmas * np.exp(tau(weights.size) * rng.standard_normal(weights.size))
+    new_weights = weights + new_sigmas * rng.standard_normal(weights.size)
+    return new_weights, new_sigmas
+
+
+def mutate_king(
+    king: float, step: float, bounds: tuple[float, float], rng: np.random.Generator
+) -> float:
+    """K + uniform[-step, step], clipped to ``bounds``."""
+    lo, hi = bounds
+    return float(min(hi, max(lo, king + rng.uniform(-step, step))))
+
+
+def draw_opponents(size: int, games: int, rng: np.random.Generator) -> np.ndarray:
+    """(size, games) opponents: for each individual, ``games`` others drawn uniformly (with
+    replacement, never itself)."""
+    if size < 2:
+        raise ValueError("co-evolution needs a population of at least two")
+    draws = rng.integers(0, size - 1, size=(size, games))
+    return draws + (draws >= np.arange(size)[:, None])  # skip the individual itself
+
+
+@attrs.frozen
+class Points:
+    """What a win, a draw and a loss are worth (the published +1 / 0 / -2)."""
+
+    win: float = 1.0
+    draw: float = 0.0
+    loss: float = -2.0
+
+    def of(self, result: float) -> float:
+        """Points for a side's result (1 a win, 0.5 a draw, 0 a loss)."""
+        return self.win if result == 1.0 else self.loss if result == 0.0 else self.draw
+
+
+def tally(
+    size: int, pairings: list[tuple[int, int]], results: list[float], points: Points
+) -> np.ndarray:
+    """Scores of the population: each game's first and second player both earn their points."""
+    scores = np.zeros(size)
+    for (first, second), result in zip(pairings, results, strict=True):
+        scores[first] += points.of(result)
+        scores[second] += points.of(1.0 - result)
+    return scores
+
+
+def survivors(scores: np.ndarray, count: int) -> np.ndarray:
+    """Indices of the ``count`` best scores, best first; ties go to the lower index (a parent
+    before its offspring), so the choice never depends on sort details."""
+    order = np.argsort(-np.asarray(scores, dtype=float), kind="stable")
+    return order[:count]

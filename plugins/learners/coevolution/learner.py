@@ -1,0 +1,222 @@
+"""The co-evolution learner (Chellapilla and Fogel 1999, 2001): a population of parametric
+evaluators, each parent makes one offspring by self-adaptive Gaussian mutation (``evolve``),
+all of them play games against opponents drawn at random, and the best half survive. Fitness
+comes from play alone; no labels, no gradients.
+
+Optionally an encoding option evolves beside the weights (``king_option = "king"``: the king
+value K of draughts' ``raw32``), so each individual plays with its own encoding. Games run as
+pure tasks (``games.play``) on an executor, their seeds derived from the generator up front, so
+a run gives the same result serial or in parallel.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+from attrs import validators as v
+
+from mindgames.errors import ConfigError
+from mindgames.executors import open_executor
+from mindgames.game import Game
+from mindgames.interrupts import stop_requested
+from mindgames.learner import Learner, Progress, TrainingResult
+from mindgames.match import game_seed
+from mindgames.model import PARAMETRIC, Evaluator, as_parametric
+from mindgames.plugins.learners.coevolution import evolve, games
+from mindgames.plugins.learners.coevolution.checkpoint import (
+    CHECKPOINT,
+    Population,
+    load_checkpoint,
+    save_checkpoint,
+)
+from mindgames.spec import format_spec, parse_spec, split_plus
+from mindgames.training import save_snapshot
+
+
+def _bounds(inst: Any, attr: attrs.Attribute, value: Any) -> None:
+    if len(value) != 2 or not value[0] <= value[1]:
+        raise ValueError(f"{attr.name} must be [lo, hi] with lo <= hi, got {list(value)!r}")
+
+
+@attrs.frozen
+class CoevolutionLearner(Learner):
+    """Co-evolution by self-play with self-adaptive mutation and an evolvable encoding option."""
+
+    name: ClassVar[str] = "coevolution"
+    needs: ClassVar[frozenset[str]] = frozenset({PARAMETRIC})
+
+    #: generations to run; parents (mu) per generation; games each individual plays first
+    generations: int = attrs.field(default=10, validator=v.gt(0))
+    parents: int = attrs.field(default=15, validator=v.ge(1))
+    games: int = attrs.field(default=5, validator=v.gt(0))
+    #: points of a win, draw and loss (for both players of every game)
+    win: float = 1.0
+    draw: float = 0.0
+    loss: float = -2.0
+    #: the searcher every game is played with (the evaluator is the individual's)
+    search: str = "alphabeta:depth=4,extend_forced=true,extend_captures=true"
+    #: games longer than this are draws
+    max_plies: int = attrs.field(default=200, validator=v.gt(0))
+    #: initial step size of every weight; uniform range of the initial weights of parents 1..
+    sigma: float = attrs.field(default=0.05, validator=v.gt(0.0))
+    init: tuple[float, float] = attrs.field(default=(-0.2, 0.2), validator=_bounds)
+    #: an encoding option that evolves too ("king": raw32's K); None: none does
+    king_option: str | None = None
+    king_start: float = 2.0
+    king_step: float = attrs.field(default=0.1, validator=v.ge(0.0))
+    king_bounds: tuple[float, float] = attrs.field(default=(1.0, 3.0), validator=_bounds)
+    #: checkpoint (and snapshot the best) every this many generations (0: at the end only)
+    checkpoint_every: int = attrs.field(default=1, validator=v.ge(0))
+    #: processes that play the games (1: in this process); a Dask scheduler address
+    workers: int = attrs.field(default=1, validator=v.ge(1))
+    scheduler: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if not self.king_bounds[0] <= self.king_start <= self.king_bounds[1]:
+            raise ValueError(f"king_start {self.king_start} is outside king_bounds")
+        name, _ = parse_spec(self.search)
+        if not name:
+            raise ValueError(f"search: expected a searcher spec, got {self.search!r}")
+
+    # --- training --------------------------------------------------------------------------
+    def train(
+        self,
+        game: Game,
+        evaluator: Evaluator,
+        rng: np.random.Generator,
+        *,
+        workdir: Path,
+        resume: bool = False,
+        progress: Progress | None = None,
+    ) -> TrainingResult:
+        """Run ``generations`` generations, checkpointing into ``workdir``; the best survivor."""
+        self._check(game, evaluator)
+        path = Path(workdir) / CHECKPOINT
+        model = as_parametric(evaluator.model)
+        if resume and path.exists():
+            population, counters = load_checkpoint(path, self, rng)
+        else:
+            population, counters = self._initial(model.get_params(), rng), {}
+        history: list[dict[str, Any]] = list(counters.get("history", []))
+        done, elapsed = int(counters.get("generation", 0)), float(counters.get("elapsed", 0.0))
+        with open_executor(self.workers, self.scheduler) as executor:
+            while done < self.generations:
+                begin = time.perf_counter()
+                population, row = self._generation(game, evaluator, population, rng, executor)
+                done += 1
+                seconds = time.perf_counter() - begin
+                elapsed += seconds
+                games_played = done * 2 * self.parents * self.games
+                row = {"generation": done, "games": games_played, **row}
+                row.update({"seconds": round(seconds, 4), "elapsed": round(elapsed, 3)})
+                history.append(row)
+                every = self.checkpoint_every
+                if (every and done % every == 0) or done >= self.generations or stop_requested():
+                    best = self.individual(game, evaluator, population, 0)
+                    save_snapshot(workdir, game, best, row["games"], {"learner": self.name})
+                    extra = {"generation": done, "elapsed": elapsed}
+                    save_checkpoint(path, self, population, rng, extra, history)
+                if progress is not None:
+                    progress(row)
+        return TrainingResult(self.individual(game, evaluator, population, 0), tuple(history))
+
+    def _check(self, game: Game, evaluator: Evaluator) -> None:
+        """Refuse, before any game, an encoding without the evolving option or a bad search."""
+        from mindgames.registry import get_registry
+
+        registry = get_registry()
+        name, options = parse_spec(self.search)
+        registry.searcher(name, options, where=f"coevolution search {self.search!r}")
+        if self.king_option is not None:
+            if len(split_plus(evaluator.encoding.name)) > 1:
+                raise ConfigError(
+                    f"king_option needs a single encoding, not {evaluator.encoding.name!r}"
+                )
+            registry.encoding(game, self.encoding_spec(evaluator, self.king_start))
+
+    def _initial(self, first: np.ndarray, rng: np.random.Generator) -> Population:
+        """Parent 0 has the evaluator's weights, the others uniform ones in ``init``."""
+        weights = np.vstack([first, rng.uniform(*self.init, (self.parents - 1, first.size))])
+        sigmas = np.full_like(weights, self.sigma)
+        return Population(weights, sigmas, np.full(self.parents, float(self.king_start)))
+
+    def _generation(
+        self, game: Game, evaluator: Evaluator, parents: Population, rng: np.random.Generator,
+        executor: Any,
+    ) -> tuple[Population, dict[str, Any]]:  # fmt: skip
+        """Offspring, games, scores, survivors: the next parents and the history row's stats."""
+        children = [
+            evolve.mutate(w, s, rng) for w, s in zip(parents.weights, parents.sigmas, strict=True)
+        ]
+        kings = parents.kings
+        if self.king_option is not None:
+            kings = np.array([evolve.mutate_king(k, self.king_step, self.king_bounds, rng)
+                              for k in parents.kings])  # fmt: skip
+        everyone = Population(
+            np.vstack([parents.weights, [w for w, _ in children]]),
+            np.vstack([parents.sigmas, [s for _, s in children]]),
+            np.concatenate([parents.kings, kings]),
+        )
+        size = 2 * self.parents
+        opponents = evolve.draw_opponents(size, self.games, rng)
+        pairings = [(i, int(j)) for i in range(size) for j in opponents[i]]
+        master = int(rng.integers(2**62))
+        sides = [self._side(evaluator, everyone, i) for i in range(size)]
+        tasks = [
+            games.task(game.spec(), self.search, sides[i], sides[j], game_seed(master, n),
+                       self.max_plies)
+            for n, (i, j) in enumerate(pairings)
+        ]  # fmt: skip
+        results = [f.result() for f in [executor.submit(games.play, t) for t in tasks]]
+        points = evolve.Points(self.win, self.draw, self.loss)
+        scores = evolve.tally(size, pairings, [r["score"] for r in results], points)
+        keep = evolve.survivors(scores, self.parents)
+        survivors = everyone.take(keep)
+        firsts = [r["score"] for r in results]
+        row: dict[str, Any] = {
+            "best": float(scores[keep[0]]),
+            "mean": round(float(scores.mean()), 6),
+            "offspring_kept": int(np.count_nonzero(keep >= self.parents)),
+            "first_wins": firsts.count(1.0),
+            "draws": firsts.count(0.5),
+            "first_losses": firsts.count(0.0),
+            "mean_plies": float(np.mean([r["plies"] for r in results])),
+            "sigma_mean": round(float(survivors.sigmas.mean()), 6),
+            "sigma_min": round(float(survivors.sigmas.min()), 6),
+            "sigma_max": round(float(survivors.sigmas.max()), 6),
+        }
+        if self.king_option is not None:
+            row["king"] = round(float(survivors.kings[0]), 6)
+        return survivors, row
+
+    # --- individuals ----------------------------------------------------------------------
+    def encoding_spec(self, evaluator: Evaluator, king: float) -> str:
+        """The evaluator's encoding spec with the evolving option set to ``king``."""
+        if self.king_option is None:
+            return evaluator.encoding.name
+        name, options = parse_spec(evaluator.encoding.name)
+        return format_spec(name, {**options, self.king_option: float(king)})
+
+    def _side(self, evaluator: Evaluator, population: Population, i: int) -> dict[str, Any]:
+        model = evaluator.model
+        as_parametric(model).set_params(population.weights[i])
+        arrays = {name: np.array(a, copy=True) for name, a in model.arrays().items()}
+        spec = self.encoding_spec(evaluator, population.kings[i])
+        return games.player(model.kind, model.config(), spec, arrays)
+
+    def individual(
+        self, game: Game, evaluator: Evaluator, population: Population, i: int
+    ) -> Evaluator:
+        """Individual ``i`` as an evaluator: ``evaluator``'s model set to its weights, and its
+        encoding with its own option value."""
+        from mindgames.registry import get_registry
+
+        as_parametric(evaluator.model).set_params(population.weights[i])
+        if self.king_option is None:
+            return evaluator
+        spec = self.encoding_spec(evaluator, population.kings[i])
+        return Evaluator(get_registry().encoding(game, spec), evaluator.model)

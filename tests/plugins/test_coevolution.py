@@ -1,0 +1,186 @@
+"""The co-evolution learner: its operators (self-adaptive mutation, king steps, scoring,
+survivors, opponents), its games as pure tasks, checkpoints and resume, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mindgames.agent import build_evaluator
+from mindgames.plugins.learners.coevolution import CoevolutionLearner, evolve
+from mindgames.registry import get_registry
+from mindgames.training import read_history, run, snapshots
+
+from support import cli
+
+TINY = """
+game = "kalah:pits=3,seeds=2"
+seed = 3
+
+[eval]
+model = "mlp"
+encoding = "kalah14"
+hidden = [4]
+
+[learner]
+name = "coevolution"
+generations = 2
+parents = 3
+games = 2
+search = "alphabeta:depth=2"
+"""
+
+
+def test_tau_is_one_over_the_root_of_two_root_n():
+    assert evolve.tau(5046) == pytest.approx(1 / math.sqrt(2 * math.sqrt(5046)))
+    assert evolve.tau(1) == pytest.approx(1 / math.sqrt(2))
+
+
+def test_mutation_draws_the_step_sizes_first_then_moves_the_weights_with_the_new_ones():
+    weights, sigmas = np.arange(6.0), np.full(6, 0.05)
+    new_w, new_s = evolve.mutate(weights, sigmas, np.random.default_rng(7))
+    draws = np.random.default_rng(7)
+    first, second = draws.standard_normal(6), draws.standard_normal(6)
+    expected_s = sigmas * np.exp(evolve.tau(6) * first)
+    np.testing.assert_allclose(new_s, expected_s)
+    np.testing.assert_allclose(new_w, weights + expected_s * second)
+    assert not np.allclose(new_s, sigmas)
+
+
+@given(st.floats(1.0, 3.0), st.integers(0, 2**32 - 1))
+def test_the_king_value_steps_at_most_a_tenth_and_stays_in_its_bounds(king, seed):
+    new = evolve.mutate_king(king, 0.1, (1.0, 3.0), np.random.default_rng(seed))
+    assert 1.0 <= new <= 3.0
+    assert abs(new - king) <= 0.1 + 1e-12
+
+
+def test_the_king_value_is_clipped_at_the_bounds():
+    rng = np.random.default_rng(0)
+    values = [evolve.mutate_king(1.0, 0.1, (1.0, 3.0), rng) for _ in range(200)]
+    assert min(values) == 1.0 and max(values) > 1.0
+    values = [evolve.mutate_king(3.0, 0.1, (1.0, 3.0), rng) for _ in range(200)]
+    assert max(values) == 3.0 and min(values) < 3.0
+
+
+def test_a_win_scores_one_a_draw_nothing_and_a_loss_minus_two_for_both_players():
+    points = evolve.Points()
+    assert (points.of(1.0), points.of(0.5), points.of(0.0)) == (1.0, 0.0, -2.0)
+    scores = evolve.tally(3, [(0, 1), (1, 2), (2, 0)], [1.0, 0.5, 0.0], points)
+    # game 1: 0 beats 1; game 2: 1 and 2 draw; game 3: 2 loses to 0
+    np.testing.assert_array_equal(scores, [2.0, -2.0, -2.0])
+
+
+def test_the_best_survive_and_ties_go_to_the_parent():
+    scores = np.array([1.0, 5.0, -2.0, 5.0, 3.0, 1.0])
+    assert list(evolve.survivors(scores, 3)) == [1, 3, 4]
+    assert list(evolve.survivors(scores, 4)) == [1, 3, 4, 0]
+
+
+def test_opponents_are_drawn_from_the_others_only():
+    opponents = evolve.draw_opponents(4, 50, np.random.default_rng(1))
+    assert opponents.shape == (4, 50)
+    for i in range(4):
+        assert i not in opponents[i]
+        assert set(opponents[i]) == set(range(4)) - {i}
+
+
+def _learner(**options):
+    base = {"generations": 2, "parents": 3, "games": 2, "search": "alphabeta:depth=2"}
+    return CoevolutionLearner(**{**base, **options})
+
+
+def _train(tmp_path, name, learner, seed=5, resume=False, progress=None):
+    registry = get_registry()
+    game = registry.game("kalah:pits=3,seeds=2")
+    evaluator = build_evaluator(registry, game, {"model": "mlp", "encoding": "kalah14"}, seed=1)
+    workdir = tmp_path / name
+    workdir.mkdir(exist_ok=True)
+    result = learner.train(
+        game, evaluator, np.random.default_rng(seed), workdir=workdir, resume=resume,
+        progress=progress,
+    )  # fmt: skip
+    return result
+
+
+def _stable(history):
+    return [{k: v for k, v in row.items() if k not in ("seconds", "elapsed")} for row in history]
+
+
+def test_same_seed_same_result_serial_or_in_a_process_pool(tmp_path):
+    serial = _train(tmp_path, "serial", _learner())
+    pooled = _train(tmp_path, "pooled", _learner(workers=2))
+    np.testing.assert_array_equal(
+        serial.evaluator.model.get_params(), pooled.evaluator.model.get_params()
+    )
+    assert _stable(serial.history) == _stable(pooled.history)
+    assert [row["generation"] for row in serial.history] == [1, 2]
+    assert [row["games"] for row in serial.history] == [12, 24]
+    assert all(row["sigma_min"] > 0 for row in serial.history)
+
+
+def test_a_run_stopped_after_a_checkpoint_resumes_to_the_same_weights(tmp_path):
+    whole = _train(tmp_path, "whole", _learner(generations=3))
+
+    def stop(row):
+        raise KeyboardInterrupt  # as a kill right after the first generation's checkpoint
+
+    with pytest.raises(KeyboardInterrupt):
+        _train(tmp_path, "killed", _learner(generations=3), progress=stop)
+    resumed = _train(tmp_path, "killed", _learner(generations=3), seed=999, resume=True)
+    np.testing.assert_array_equal(
+        whole.evaluator.model.get_params(), resumed.evaluator.model.get_params()
+    )
+    assert _stable(whole.history) == _stable(resumed.history)
+
+
+def test_the_king_value_evolves_into_the_encoding_of_the_best(tmp_path):
+    registry = get_registry()
+    game = registry.game("checkers")
+    table = {"model": "mlp", "encoding": "raw32", "hidden": [2]}
+    evaluator = build_evaluator(registry, game, table, seed=1)
+    learner = CoevolutionLearner(
+        generations=1, parents=2, games=1, search="alphabeta:depth=1", max_plies=20,
+        king_option="king", king_step=0.5,
+    )  # fmt: skip
+    result = learner.train(game, evaluator, np.random.default_rng(2), workdir=tmp_path)
+    king = result.history[-1]["king"]
+    assert 1.0 <= king <= 3.0
+    assert result.evaluator.encoding.name == f"raw32:king={king!r}" or king == 2.0
+
+
+def test_an_encoding_without_the_evolving_option_is_refused_before_any_game(tmp_path):
+    from mindgames import ConfigError
+
+    with pytest.raises(ConfigError, match="king"):
+        _train(tmp_path, "bad", _learner(king_option="king"))
+    assert not (tmp_path / "bad" / "checkpoint.npz").exists()
+
+
+def test_train_writes_history_snapshots_and_a_model_that_plays(tmp_path):
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY, encoding="utf-8")
+    done = run(config, out=tmp_path / "run")
+    assert [row["generation"] for row in read_history(done.directory)] == [1, 2]
+    assert [games for games, _ in snapshots(done.directory)] == [12, 24]
+    agent = f"alphabeta:depth=2,eval=@{done.model_path}"
+    out = cli.run("analyse", "kalah:pits=3,seeds=2", "--agent", agent, "--json")
+    assert out.returncode == 0, out.stderr
+    assert "move" in json.loads(out.stdout)
+
+
+def test_a_non_parametric_evaluator_is_refused_before_any_game_naming_both(tmp_path):
+    config = tmp_path / "bad.toml"
+    bad = TINY.replace('model = "mlp"\nencoding = "kalah14"\nhidden = [4]', 'model = "material"')
+    assert bad != TINY
+    config.write_text(bad, encoding="utf-8")
+    out = cli.run("train", config, "--out", tmp_path / "run")
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert "learner 'coevolution' needs a parametric model" in out.stderr
+    assert "model 'material'" in out.stderr
+    assert not (tmp_path / "run" / "history.jsonl").exists()
