@@ -72,3 +72,7 @@ def os_message(exc: OSError) -> str:
     reason = exc.strerror or str(exc)
     name = exc.filename if exc.filename is not None else ""
     return f"{name}: {reason}" if name else reason
+
+
+class DataSetError(MindgamesError):
+    """A data-set file that is truncated, corrupt, of another game or lacks a needed column."""

@@ -72,6 +72,24 @@ def split_plus(spec: str) -> list[str]:
     return [part.strip() for part in _cut(spec, cuts)]
 
 
+def split_specs(text: str) -> list[str]:
+    """Split a comma list of specs: ``alphabeta:depth=2,eval=material,random`` is two specs.
+
+    A top-level comma starts a new spec when the text after it is not a ``key=value`` option.
+    """
+    parts = _split_top_level(text, text)
+    specs: list[str] = []
+    for part in parts:
+        key, eq, _ = part.partition("=")
+        if specs and eq and _KEY.match(key.strip()) and ":" in specs[-1]:
+            specs[-1] += "," + part
+        else:
+            specs.append(part.strip())
+    if any(not s for s in specs):
+        raise SpecError(f"spec list {text!r}: an empty spec")
+    return specs
+
+
 def parse_value(text: str) -> Any:
     """A TOML value when the text is one, else the bare text itself."""
     try:

@@ -70,7 +70,7 @@ def _register_core_commands() -> None:
     for module in (info, games):
         for command in module.COMMANDS:
             cli.add_command(command)
-    for optional in ("analyse", "measure", "newgame", "play", "tournament", "train"):
+    for optional in ("analyse", "data", "measure", "newgame", "play", "tournament", "train"):
         try:
             module = __import__(f"mindgames.cli.{optional}", fromlist=["COMMANDS"])
         except ModuleNotFoundError:

@@ -1,4 +1,5 @@
-"""``mindgames pdn check`` and ``mindgames pdn convert``: read, replay and rewrite PDN files."""
+"""``mindgames pdn check``, ``convert`` and ``extract``: read, replay, rewrite PDN files and turn
+their games into data sets."""
 
 from __future__ import annotations
 
@@ -90,6 +91,45 @@ def convert(path: str, output: str, game_name: str) -> None:
             fh.write(text)
     if errors:
         raise SystemExit(1)
+
+
+@pdn.command("extract")
+@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The data set to write (.npz).")  # fmt: skip
+@click.option("--drop-draws", is_flag=True, help="Leave drawn games out.")
+@click.option("--min-plies", type=click.IntRange(0), default=0, show_default=True,
+              help="Leave out games of fewer plies.")  # fmt: skip
+@click.option("--discount", type=click.FloatRange(0.0, 1.0, min_open=True), default=1.0,
+              show_default=True,
+              help="Label = result * DISCOUNT ** (plies to the end - 1).")  # fmt: skip
+@_GAME
+def extract(path: str, output: str, drop_draws: bool, min_plies: int, discount: float,
+            game_name: str) -> None:  # fmt: skip
+    """Every position of every replayed game, labelled by its result from the side to move.
+
+    Group = the game. Games that do not replay, have no result or other rules are skipped
+    (counted on stderr).
+    """
+    from mindgames.datasets import write_dataset
+    from mindgames.playouts import from_games
+
+    default = _DEFAULTS[game_name]()
+    games, skipped = [], 0
+    for game in read_pdn_file(path):
+        played = replay(game, default)
+        if played.error is not None or type(played.rules) is not type(default):
+            skipped += 1
+            continue
+        games.append({"states": played.states, "result": game.result})
+    provenance = {"source": str(path)}
+    data = from_games(default, games, drop_draws=drop_draws, min_plies=min_plies,
+                      discount=discount, provenance=provenance)  # fmt: skip
+    write_dataset(output, data)
+    kept = data.provenance["generator"]["extract"]["games"]
+    click.echo(f"{len(data)} positions from {kept} games -> {output}")
+    if skipped:
+        click.echo(f"skipped {skipped} games that did not replay or use other rules", err=True)
 
 
 COMMANDS = [pdn]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mindgames import LearnerInfo, hookimpl
 from mindgames.plugins.learners.coevolution import CoevolutionLearner
+from mindgames.plugins.learners.supervised import SupervisedLearner
 from mindgames.plugins.learners.td import TDLearner
 
 
@@ -19,5 +20,10 @@ def mindgames_learners() -> list[LearnerInfo]:
             "coevolution",
             CoevolutionLearner,
             "co-evolution by self-play: self-adaptive mutation, evolvable king value (Fogel)",
+        ),
+        LearnerInfo(
+            "supervised",
+            SupervisedLearner,
+            "fit labelled positions (RPROP, Adam, closed form) or TD(lambda) along recorded games",
         ),
     ]

@@ -8,10 +8,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+
+from support.processes import sigkill_when
 
 CONFIG = """\
 game = "kalah:pits=4,seeds=3"
@@ -66,14 +67,7 @@ def test_sigkilled_training_resumes_to_the_same_weights(tmp_path):
     subprocess.run(train(config, whole), env=env, check=True, capture_output=True, timeout=120)
 
     cut = tmp_path / "cut"
-    proc = subprocess.Popen(train(config, cut), env=env, stdout=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while rows(cut) < 2 and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.005)
-        proc.send_signal(signal.SIGKILL)
-    finally:
-        proc.wait(timeout=30)
+    proc = sigkill_when(train(config, cut), lambda: rows(cut) >= 2, env, timeout=60)
     assert proc.returncode == -signal.SIGKILL
     done = rows(cut)
     assert 2 <= done < ROWS, f"killed after {done} of {ROWS} batches"

@@ -1,0 +1,141 @@
+"""Data sets from play: positions sampled from playouts, and positions of recorded games.
+
+``generate`` plays from the start with random moves, or with a mix of agents that take turns
+move by move (Layered Learning's remedy for unrepresentative random positions), and keeps one
+position per playout at a ply in [lo, hi]; playouts that end before ``lo`` are discarded and a
+position met before is not kept twice. ``from_games`` turns played games (start, moves, result)
+into every position before each move, labelled by the game's result from the side to move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from mindgames.agent import Agent
+from mindgames.datasets import DataSet
+from mindgames.errors import MindgamesError
+from mindgames.game import Game, State
+
+#: playouts tried per wanted position before ``generate`` gives up
+TRIES_PER_POSITION = 50
+#: a first player's score from a result text
+RESULTS = {"1-0": 1.0, "0-1": -1.0, "1/2-1/2": 0.0}
+
+
+def _playout(
+    game: Game, hi: int, agents: Sequence[Agent], rng: np.random.Generator
+) -> list[tuple[int, State]]:
+    """The non-terminal positions of one playout up to ``hi`` plies, with their plies."""
+    state = game.initial_state()
+    offset = int(rng.integers(len(agents))) if agents else 0
+    seen = []
+    for ply in range(hi + 1):
+        if game.is_terminal(state):
+            break
+        seen.append((ply, state))
+        if ply == hi:
+            break
+        if agents:
+            move = agents[(ply + offset) % len(agents)].choose(game, state, rng).move
+        else:
+            moves = game.legal_moves(state)
+            move = moves[int(rng.integers(len(moves)))]
+        state = game.play(state, move)
+    return seen
+
+
+def generate(
+    game: Game,
+    lo: int,
+    hi: int,
+    count: int,
+    rng: np.random.Generator,
+    agents: Sequence[Agent] = (),
+    provenance: Mapping[str, Any] | None = None,
+) -> DataSet:
+    """``count`` distinct positions at plies in [lo, hi], one per playout (module docstring)."""
+    if not 0 <= lo <= hi:
+        raise MindgamesError(f"--plies {lo}-{hi}: expected 0 <= LO <= HI")
+    if count < 1:
+        raise MindgamesError(f"--count must be at least 1, got {count}")
+    texts: list[str] = []
+    plies: list[int] = []
+    seen: set[str] = set()
+    tries = 0
+    while len(texts) < count:
+        if tries >= TRIES_PER_POSITION * count + 1000:
+            raise MindgamesError(
+                f"found only {len(texts)} distinct positions at plies {lo}-{hi} in {tries} "
+                f"playouts of {game.spec()}; ask for fewer or widen --plies"
+            )
+        tries += 1
+        window = [(p, s) for p, s in _playout(game, hi, agents, rng) if p >= lo]
+        if not window:
+            continue  # the playout ended before lo
+        ply, state = window[int(rng.integers(len(window)))]
+        text = game.position_text(state)
+        if text in seen:
+            continue
+        seen.add(text)
+        texts.append(text)
+        plies.append(ply)
+    return DataSet(
+        game.spec(),
+        texts,
+        np.arange(len(texts)),
+        plies,
+        provenance={"generator": {"plies": [lo, hi], "playouts": tries, **(provenance or {})}},
+    )
+
+
+def from_games(
+    game: Game,
+    games: Iterable[Mapping[str, Any]],
+    *,
+    drop_draws: bool = False,
+    min_plies: int = 0,
+    discount: float = 1.0,
+    provenance: Mapping[str, Any] | None = None,
+) -> DataSet:
+    """Every position before each move of each game, labelled by its result (module docstring).
+
+    A game is ``{"states": [start, after move 1, ...], "result": "1-0" | "0-1" | "1/2-1/2"}``
+    (the first player's result). The position ``t`` of a game of ``n`` moves is labelled
+    ``r * discount ** (n - 1 - t)``, ``r`` the result for its side to move; group = the game's
+    number in the input. Games without a result, draws with ``drop_draws`` and games of fewer
+    than ``min_plies`` moves are left out.
+    """
+    if not 0.0 < discount <= 1.0:
+        raise MindgamesError(f"--discount must be in (0, 1], got {discount}")
+    texts: list[str] = []
+    groups: list[int] = []
+    plies: list[int] = []
+    labels: list[float] = []
+    kept = 0
+    for number, record in enumerate(games):
+        result = RESULTS.get(str(record.get("result")))
+        states: Sequence[State] = record["states"]
+        moves = len(states) - 1
+        if result is None or moves < max(min_plies, 1) or (drop_draws and result == 0.0):
+            continue
+        kept += 1
+        for t, state in enumerate(states[:-1]):
+            mover = 1.0 if game.to_move(state) == 0 else -1.0
+            texts.append(game.position_text(state))
+            groups.append(number)
+            plies.append(t)
+            labels.append(result * mover * discount ** (moves - 1 - t))
+    extract = {"games": kept, "drop_draws": drop_draws, "min_plies": min_plies}
+    return DataSet(
+        game.spec(),
+        texts,
+        groups,
+        plies,
+        np.array(labels, dtype=np.float64),
+        provenance={
+            "generator": {"extract": {**extract, "discount": discount}, **(provenance or {})}
+        },
+    )

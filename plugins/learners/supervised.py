@@ -1,0 +1,187 @@
+"""``supervised``: fit an evaluator to labelled positions from data-set files.
+
+Targets (``target``):
+
+* ``label`` -- each position's label (its value for the side to move), fitted by one of the
+  fitters (``rprop``, ``adam``, or a fittable model's closed-form ``fit``) with early stopping;
+* ``td`` -- NeuroDraughts' expert trainer: TD(lambda) along each recorded game, as if the game
+  were being played (positions of a group in ply order; the last position's label is the
+  reward), one pass over the training games in a random order per epoch, with the TD update
+  maths of the ``td`` learner.
+
+The data are split into training and validation games by group, never by position. One history
+row per epoch (training and validation MSE); checkpoints every ``checkpoint_every`` epochs and
+``--resume`` continue exactly where a killed run stopped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+from attrs import validators as v
+
+from mindgames.config import unstructure
+from mindgames.datasets import DataSet, merge, read_dataset, split_by_group
+from mindgames.errors import ConfigError, MindgamesError
+from mindgames.files import read_npz, write_npz
+from mindgames.game import Game
+from mindgames.learner import Learner, Progress, TrainingResult
+from mindgames.model import DIFFERENTIABLE, Evaluator, require
+from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, trainer_for
+from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector
+
+CHECKPOINT = "checkpoint.npz"
+CHECKPOINT_FORMAT = "mindgames-supervised-checkpoint"
+CHECKPOINT_VERSION = 1
+
+
+@attrs.frozen
+class SupervisedLearner(Learner):
+    """Fit labelled positions (``label``) or replay recorded games with TD(lambda) (``td``)."""
+
+    name: ClassVar[str] = "supervised"
+
+    #: data-set files (``.npz`` from ``data`` or ``pdn extract``), all of the run's game
+    data: list[str] = attrs.field(validator=v.min_len(1))
+    target: str = attrs.field(default="label", validator=v.in_(("label", "td")))
+    #: fraction of the groups (games) held out for validation and early stopping
+    validation: float = attrs.field(default=0.1, validator=[v.ge(0.0), v.lt(1.0)])
+    checkpoint_every: int = attrs.field(default=10, validator=v.ge(0))
+    fit: FitOptions = attrs.Factory(FitOptions)
+    #: TD target: trace decay, step size (as the td learner: one, one per group, or 1/fan-in)
+    lam: float = attrs.field(default=0.7, validator=[v.ge(0.0), v.le(1.0)])
+    alpha: Any = None
+
+    def train(
+        self,
+        game: Game,
+        evaluator: Evaluator,
+        rng: np.random.Generator,
+        *,
+        workdir: Path,
+        resume: bool = False,
+        progress: Progress | None = None,
+    ) -> TrainingResult:
+        """Load, encode and split the data, then run epochs until early stopping ends them."""
+        model: Any = evaluator.model
+        who = f"learner {self.name!r}"
+        if self.target == "td":
+            require({DIFFERENTIABLE}, model, who=f"{who} with target 'td'")
+        data = self.load(game)
+        xs = evaluator.encoding.encode_batch([game.parse_position(t) for t in data.positions])
+        assert data.labels is not None
+        train_rows, valid_rows = split_by_group(data.groups, self.validation, rng)
+        if not len(train_rows):
+            raise MindgamesError(f"{who}: no training positions in {', '.join(self.data)}")
+        patterns = Patterns.of(xs, data.labels, data.weights)
+        train = patterns.take(train_rows)
+        if self.target == "td":
+            sides = np.array([game.to_move(game.parse_position(t)) for t in data.positions])
+            trainer: Any = GameReplay(data, xs, sides, train_rows, model, self)
+        else:
+            trainer = trainer_for(model, train, self.fit, who)
+        fit = Fit(model, trainer, patterns.take(valid_rows), self.fit)
+        history: list[dict[str, Any]] = []
+        path = Path(workdir) / CHECKPOINT
+        if resume and path.exists():
+            history = self._load(path, model, fit, rng)
+        while not fit.done:
+            row = fit.step(rng)
+            history.append(row)
+            every = self.checkpoint_every
+            if fit.done or (every and fit.epoch % every == 0):
+                self._save(path, model, fit, rng, history)
+            if progress is not None:
+                progress(row)
+        fit.finish()
+        return TrainingResult(evaluator, tuple(history))
+
+    def load(self, game: Game) -> DataSet:
+        """Every data-set file of ``data``, of this game, with labels, as one data set."""
+        who = f"learner {self.name!r}"
+        parts = [
+            (p, read_dataset(p, game=game.spec(), need=("label",), who=who)) for p in self.data
+        ]
+        return merge(parts) if len(parts) > 1 else parts[0][1]
+
+    # --- checkpoints ---------------------------------------------------------------------
+    def _save(
+        self, path: Path, model: Any, fit: Fit, rng: np.random.Generator, history: list[Any]
+    ) -> None:
+        counters, arrays = fit.state()
+        meta = {
+            "format": CHECKPOINT_FORMAT,
+            "version": CHECKPOINT_VERSION,
+            "options": unstructure(self),
+            "rng": rng.bit_generator.state,
+            "history": history,
+            **counters,
+        }
+        params = model.get_params() if hasattr(model, "get_params") else np.zeros(0)
+        write_npz(path, meta, {**arrays, "params": params})
+
+    def _load(self, path: Path, model: Any, fit: Fit, rng: np.random.Generator) -> list[Any]:
+        meta, arrays = read_npz(path, "supervised checkpoint")
+        if meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
+            raise MindgamesError(f"{path}: not a supervised checkpoint of version 1")
+        if meta["options"] != json.loads(json.dumps(unstructure(self))):
+            raise ConfigError(f"{path}: written with other supervised options; cannot resume")
+        if hasattr(model, "set_params"):
+            model.set_params(arrays["params"])
+        fit.restore(meta, arrays)
+        rng.bit_generator.state = meta["rng"]
+        return list(meta["history"])
+
+
+class GameReplay:
+    """The ``td`` target: TD(lambda) along each training game, games in a random order."""
+
+    def __init__(
+        self,
+        data: DataSet,
+        xs: np.ndarray,
+        sides: np.ndarray,
+        rows: np.ndarray,
+        model: Any,
+        options: SupervisedLearner,
+    ) -> None:
+        assert data.labels is not None
+        self.games: list[tuple[np.ndarray, np.ndarray, float]] = []
+        chosen = np.zeros(len(data), dtype=bool)
+        chosen[rows] = True
+        for group in np.unique(data.groups[rows]):
+            index = np.flatnonzero((data.groups == group) & chosen)
+            index = index[np.argsort(data.plies[index], kind="stable")]
+            plies = data.plies[index]
+            if len(index) > 1 and not np.all(np.diff(plies) == 1):
+                raise MindgamesError(
+                    f"target 'td': game (group) {int(group)} is not a whole recorded game "
+                    "(its plies are not consecutive); use pdn extract output"
+                )
+            self.games.append((xs[index], sides[index], float(data.labels[index[-1]])))
+        alpha = alpha_vector(model, xs.shape[1], options.alpha)
+        self.update = TDUpdate(model, alpha, options.lam)
+
+    def epoch(self, model: Any, rng: np.random.Generator) -> float:
+        """One pass over the games; returns the mean squared TD error of the final rewards."""
+        errors = []
+        for g in rng.permutation(len(self.games)):
+            xs, sides, reward = self.games[g]
+            value, grad = model.value_and_grad(xs[0])
+            self.update.begin(value, grad)
+            for t in range(1, len(xs)):
+                value, grad = model.value_and_grad(xs[t])
+                self.update.step(value, grad, bool(sides[t] == sides[t - 1]))
+            errors.append((reward - self.update.p) ** 2)
+            self.update.finish(reward)
+        return float(np.mean(errors))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"velocity": self.update.velocity}
+
+    def load(self, arrays: dict[str, np.ndarray]) -> None:
+        self.update.velocity = arrays["velocity"]

@@ -1,0 +1,147 @@
+"""The ``supervised`` learner: labels and the expert trainer (TD along recorded games),
+checkpoints and exact resume, refusals; ``pdn extract`` feeding it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from mindgames.cli.main import cli
+from mindgames.datasets import DataSet, read_dataset, write_dataset
+from mindgames.errors import CapabilityError, DataSetError, MindgamesError
+from mindgames.executors import SerialExecutor
+from mindgames.labelling import Labeller, run_labelling
+from mindgames.playouts import generate
+from mindgames.registry import get_registry
+from mindgames.training import read_history, run
+
+GAMES = Path(__file__).parent.parent / "games" / "data" / "engine_games.pdn"
+KALAH = "kalah:pits=3,seeds=3"
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory) -> Path:
+    """120 exactly labelled Kalah(3,3) positions."""
+    folder = tmp_path_factory.mktemp("data")
+    game = get_registry().game(KALAH)
+    data = generate(game, 4, 14, 120, np.random.default_rng(3))
+    write_dataset(folder / "raw.npz", data)
+    labeller = Labeller("solve", game.spec(), squash="linear", scale=18.0)
+    run_labelling(data, labeller, folder / "solved.npz", SerialExecutor())
+    return folder / "solved.npz"
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("pdn") / "games.npz"
+    result = CliRunner().invoke(cli, ["pdn", "extract", str(GAMES), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def config(tmp_path: Path, data: Path, game: str = KALAH, model: str = "mlp", **learner) -> Path:
+    lines = [f'game = "{game}"', "seed = 2", "[eval]", f'model = "{model}"']
+    lines += ['encoding = "kalah14"', "hidden = [6]"] if game.startswith("kalah") else []
+    lines += ['encoding = "raw32"', "hidden = [4]"] if game == "checkers" else []
+    lines += ["[learner]", 'name = "supervised"', f'data = ["{data}"]']
+    fit = learner.pop("fit", {})
+    lines += [f"{k} = {v}" for k, v in learner.items()]
+    lines += ["[learner.fit]", *(f"{k} = {v}" for k, v in fit.items())]
+    path = tmp_path / "c.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_labels_are_fitted_with_train_and_validation_error_per_epoch(tmp_path, solved):
+    path = config(tmp_path, solved, fit={"epochs": 30, "step": 0.05})
+    done = run(path, out=tmp_path / "run")
+    rows = read_history(tmp_path / "run")
+    assert [r["epoch"] for r in rows] == list(range(1, len(rows) + 1))
+    assert rows[-1]["train_mse"] < rows[0]["train_mse"]
+    assert min(r["valid_mse"] for r in rows) < rows[0]["valid_mse"]
+    assert (tmp_path / "run" / "checkpoint.npz").exists() and done.model_path.exists()
+
+
+class Killed(Exception):
+    pass
+
+
+@pytest.mark.parametrize("fitter", ["rprop", "adam"])
+def test_a_stopped_run_resumes_to_the_same_weights(tmp_path, solved, fitter):
+    options = {"checkpoint_every": 4, "fit": {"epochs": 14, "fitter": f'"{fitter}"'}}
+    path = config(tmp_path, solved, **options)
+    whole = run(path, out=tmp_path / "whole")
+    seen = []
+
+    def killer(row):
+        seen.append(row)
+        if len(seen) == 9:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run(path, out=tmp_path / "cut", progress=killer)
+    resumed = run(path, out=tmp_path / "cut", resume=True)
+    np.testing.assert_array_equal(
+        resumed.result.evaluator.model.get_params(), whole.result.evaluator.model.get_params()
+    )
+    assert resumed.result.history == whole.result.history
+
+
+def test_pdn_extract_labels_every_position_by_the_result_for_the_side_to_move(extracted):
+    data = read_dataset(extracted, game="checkers", need=("label",))
+    game = get_registry().game("checkers")
+    assert set(np.abs(data.labels)) <= {0.0, 1.0}
+    for group in np.unique(data.groups)[:4]:
+        rows = np.flatnonzero(data.groups == group)
+        assert data.plies[rows].tolist() == list(range(len(rows)))
+        movers = [game.to_move(game.parse_position(p)) for p in data.positions[rows]]
+        first = data.labels[rows[0]] * (1 if movers[0] == 0 else -1)
+        for row, mover in zip(rows, movers, strict=True):
+            assert data.labels[row] == first * (1 if mover == 0 else -1)
+
+
+def test_pdn_extract_discount_and_filters(tmp_path, extracted):
+    out = tmp_path / "d.npz"
+    args = ["pdn", "extract", str(GAMES), "-o", str(out), "--discount", "0.5", "--drop-draws",
+            "--min-plies", "60"]  # fmt: skip
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    data = read_dataset(out)
+    assert 0 < len(data) < len(read_dataset(extracted))
+    last = [np.flatnonzero(data.groups == g)[-1] for g in np.unique(data.groups)]
+    assert set(np.abs(data.labels[last])) == {1.0}
+    assert np.abs(data.labels).min() < 1e-6  # early positions are discounted towards 0
+
+
+def test_expert_trainer_replays_recorded_games_with_td(tmp_path, extracted):
+    path = config(tmp_path, extracted, game="checkers", target='"td"', alpha=0.01,
+                  fit={"epochs": 3})  # fmt: skip
+    done = run(path, out=tmp_path / "td")
+    assert len(done.result.history) == 3
+    assert all(np.isfinite(r["valid_mse"]) for r in done.result.history)
+
+
+def test_td_target_refuses_data_that_are_not_whole_games(tmp_path, extracted):
+    gappy = tmp_path / "gappy.npz"
+    write_dataset(gappy, read_dataset(extracted).select(np.arange(0, 400, 2)))
+    path = config(tmp_path, gappy, game="checkers", target='"td"', fit={"epochs": 2})
+    with pytest.raises(MindgamesError, match="not a whole recorded game"):
+        run(path, out=tmp_path / "bad")
+
+
+def test_data_of_another_game_or_without_labels_is_refused(tmp_path, solved):
+    with pytest.raises(DataSetError, match="kalah:pits=3,seeds=3.*'kalah'"):
+        run(config(tmp_path, solved, game="kalah"), out=tmp_path / "a")
+    unlabelled = tmp_path / "u.npz"
+    data = read_dataset(solved)
+    write_dataset(unlabelled, DataSet(data.game, data.positions, data.groups, data.plies))
+    with pytest.raises(DataSetError, match="no label column, which learner 'supervised'"):
+        run(config(tmp_path, unlabelled), out=tmp_path / "b")
+
+
+def test_closed_form_needs_a_fittable_model(tmp_path, solved):
+    path = config(tmp_path, solved, fit={"fitter": '"fit"'})
+    with pytest.raises(CapabilityError, match="fittable.*'mlp'"):
+        run(path, out=tmp_path / "c")
