@@ -199,12 +199,12 @@ def split_by_group(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Row indices (train, validation): a random ``fraction`` of the groups is held out whole.
 
-    A group is never in both parts. With ``fraction`` 0 (or one group) nothing is held out.
+    A group is never in both parts, and at least one group is always left for training.
     """
     if not 0.0 <= fraction < 1.0:
         raise DataSetError(f"validation fraction must be in [0, 1), got {fraction!r}")
     unique = np.unique(groups)
-    held = round(fraction * len(unique)) if len(unique) > 1 else 0
+    held = min(round(fraction * len(unique)), len(unique) - 1)
     chosen = rng.permutation(unique)[:held]
     valid = np.isin(groups, chosen)
     return np.flatnonzero(~valid), np.flatnonzero(valid)
