@@ -29,6 +29,7 @@ from mindgames.datasets import DataSet, merge, read_dataset, split_by_group
 from mindgames.errors import ConfigError, MindgamesError
 from mindgames.files import read_npz, write_npz
 from mindgames.game import Game
+from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import DIFFERENTIABLE, Evaluator, require
 from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, trainer_for
@@ -93,7 +94,7 @@ class SupervisedLearner(Learner):
             row = fit.step(rng)
             history.append(row)
             every = self.checkpoint_every
-            if fit.done or (every and fit.epoch % every == 0):
+            if fit.done or (every and fit.epoch % every == 0) or stop_requested():
                 self._save(path, model, fit, rng, history)
             if progress is not None:
                 progress(row)
