@@ -154,6 +154,16 @@ class Game(ABC):
         """
         return None
 
+    def import_games(self, path: str) -> tuple[list[dict[str, Any]], int]:
+        """The game records of file ``path`` in the game's own format (``export_games``'s).
+
+        Returns the games that replay -- each ``{"states": [start, after each move...],
+        "result": "1-0" | "0-1" | "1/2-1/2" | "*"}`` (the first player's result) -- and the number
+        of records skipped (unreadable, illegal moves, other rules). Supervised learners and
+        ``pdn extract`` read recorded games through it (checkers and give-away: PDN).
+        """
+        raise CapabilityError(f"game {self.name!r} cannot read game records")
+
     def play_text(self, state: State, text: str) -> State:
         """Parse a move in ``state`` and play it."""
         return self.play(state, self.parse_move(state, text))

@@ -115,13 +115,7 @@ def extract(path: str, output: str, drop_draws: bool, min_plies: int, discount: 
     from mindgames.playouts import from_games
 
     default = _DEFAULTS[game_name]()
-    games, skipped = [], 0
-    for game in read_pdn_file(path):
-        played = replay(game, default)
-        if played.error is not None or type(played.rules) is not type(default):
-            skipped += 1
-            continue
-        games.append({"states": played.states, "result": game.result})
+    games, skipped = default.import_games(path)
     provenance = {"source": str(path)}
     data = from_games(default, games, drop_draws=drop_draws, min_plies=min_plies,
                       discount=discount, provenance=provenance)  # fmt: skip

@@ -245,6 +245,19 @@ class Draughts(Game):
             out.append(PdnGame.from_moves(g["moves"], g["result"], tags))
         return ".pdn", write_pdn(out)
 
+    def import_games(self, path: str) -> tuple[list[dict[str, Any]], int]:
+        """The PDN games of ``path`` that replay under these rules, as states and results."""
+        from mindgames.games.draughts.pdn import read_pdn_file, replay
+
+        games, skipped = [], 0
+        for record in read_pdn_file(path):
+            played = replay(record, self)
+            if played.error is not None or type(played.rules) is not type(self):
+                skipped += 1
+                continue
+            games.append({"states": list(played.states), "result": record.result})
+        return games, skipped
+
     # --- text ------------------------------------------------------------------------------
     def move_text(self, state: DraughtsState, move: DraughtsMove) -> str:
         return ("x" if is_capture(move) else "-").join(map(str, move))

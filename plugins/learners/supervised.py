@@ -32,6 +32,7 @@ from mindgames.game import Game
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import DIFFERENTIABLE, Evaluator, require
+from mindgames.playouts import from_games
 from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, trainer_for
 from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector
 
@@ -46,7 +47,8 @@ class SupervisedLearner(Learner):
 
     name: ClassVar[str] = "supervised"
 
-    #: data-set files (``.npz`` from ``data`` or ``pdn extract``), all of the run's game
+    #: data-set files (``.npz`` from ``data`` or ``pdn extract``) of the run's game, and/or game
+    #: records (PDN for checkers) labelled by their results as ``pdn extract`` does
     data: list[str] = attrs.field(validator=v.min_len(1))
     target: str = attrs.field(default="label", validator=v.in_(("label", "td")))
     #: fraction of the groups (games) held out for validation and early stopping
@@ -102,11 +104,16 @@ class SupervisedLearner(Learner):
         return TrainingResult(evaluator, tuple(history))
 
     def load(self, game: Game) -> DataSet:
-        """Every data-set file of ``data``, of this game, with labels, as one data set."""
+        """Every file of ``data`` as one data set: data sets (``.npz``) of this game with labels,
+        and game records (any other suffix: ``Game.import_games``) labelled by their results."""
         who = f"learner {self.name!r}"
-        parts = [
-            (p, read_dataset(p, game=game.spec(), need=("label",), who=who)) for p in self.data
-        ]
+        parts = []
+        for path in self.data:
+            if Path(path).suffix == ".npz":
+                parts.append((path, read_dataset(path, game=game.spec(), need=("label",), who=who)))
+            else:
+                games, _ = game.import_games(path)
+                parts.append((path, from_games(game, games, provenance={"source": path})))
         return merge(parts) if len(parts) > 1 else parts[0][1]
 
     # --- checkpoints ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ from mindgames.errors import CapabilityError, DataSetError, MindgamesError
 from mindgames.executors import SerialExecutor
 from mindgames.labelling import Labeller, run_labelling
 from mindgames.playouts import generate
+from mindgames.plugins.learners.supervised import SupervisedLearner
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run
 
@@ -145,3 +146,32 @@ def test_closed_form_needs_a_fittable_model(tmp_path, solved):
     path = config(tmp_path, solved, fit={"fitter": '"fit"'})
     with pytest.raises(CapabilityError, match="fittable.*'mlp'"):
         run(path, out=tmp_path / "c")
+
+
+def test_the_kalah_example_trains_on_its_documented_data(tmp_path, monkeypatch):
+    """The commands of examples/training/kalah-supervised.toml, shrunk: generate, solve, train."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "training"
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for args in (
+        ["data", "generate", "kalah", "--plies", "50-60", "--count", "30", "--seed", "1",
+         "-o", "runs/kalah-late.npz"],
+        ["data", "solve", "runs/kalah-late.npz", "--squash", "linear", "--scale", "48",
+         "--workers", "1", "-o", "runs/kalah-late-solved.npz"],
+    ):  # fmt: skip
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0, result.output
+    text = (example / "kalah-supervised.toml").read_text(encoding="utf-8")
+    (tmp_path / "k.toml").write_text(text.replace("epochs = 1000", "epochs = 5"))
+    done = run(tmp_path / "k.toml", out=tmp_path / "runs" / "k")
+    assert len(done.result.history) == 5
+
+
+def test_pdn_files_are_read_directly_and_match_pdn_extract(tmp_path, extracted):
+    learner = SupervisedLearner(data=[str(GAMES)])
+    direct = learner.load(get_registry().game("checkers"))
+    via = read_dataset(extracted)
+    assert direct.positions.tolist() == via.positions.tolist()
+    assert direct.labels.tolist() == via.labels.tolist()
+    with pytest.raises(CapabilityError, match="cannot read game records"):
+        SupervisedLearner(data=[str(GAMES)]).load(get_registry().game("kalah"))

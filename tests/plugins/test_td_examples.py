@@ -99,6 +99,11 @@ def test_every_training_example_builds(path):
     config, _ = load_config(path)
     game, evaluator, learner, name = build(config, get_registry(), config.seed, where=str(path))
     assert game.name in ("kalah", "checkers")
-    assert name in ("td", "coevolution")
-    assert learner.games >= 1000 if name == "td" else learner.generations >= 10
+    assert name in ("td", "coevolution", "supervised")
+    if name == "td":
+        assert learner.games >= 1000
+    elif name == "coevolution":
+        assert learner.generations >= 10
+    else:
+        assert learner.fit.epochs >= 100
     assert evaluator.encoding.width == len(evaluator.encoding.columns) > 0
