@@ -2,7 +2,8 @@
 
 ``generate`` plays from the start with random moves, or with a mix of agents that take turns
 move by move (Layered Learning's remedy for unrepresentative random positions), and keeps one
-position per playout at a ply in [lo, hi]; playouts that end before ``lo`` are discarded and a
+position per playout at a ply in [lo, hi] (optionally with at most ``max_pieces`` pieces on the
+board); playouts that end before ``lo`` are discarded and a
 position met before is not kept twice. ``from_games`` turns played games (start, moves, result)
 into every position before each move, labelled by the game's result from the side to move.
 """
@@ -16,8 +17,8 @@ import numpy as np
 
 from mindgames.agent import Agent
 from mindgames.datasets import DataSet
-from mindgames.errors import MindgamesError
-from mindgames.game import Game, State
+from mindgames.errors import CapabilityError, MindgamesError
+from mindgames.game import CountsPieces, Game, State
 
 #: playouts tried per wanted position before ``generate`` gives up
 TRIES_PER_POSITION = 50
@@ -55,8 +56,13 @@ def generate(
     rng: np.random.Generator,
     agents: Sequence[Agent] = (),
     provenance: Mapping[str, Any] | None = None,
+    max_pieces: int | None = None,
 ) -> DataSet:
-    """``count`` distinct positions at plies in [lo, hi], one per playout (module docstring)."""
+    """``count`` distinct positions at plies in [lo, hi], one per playout (module docstring);
+    with ``max_pieces``, only positions with at most that many pieces on the board (a game
+    that counts them, ``CountsPieces``; Kalah: the seeds in the pits)."""
+    if max_pieces is not None and not isinstance(game, CountsPieces):
+        raise CapabilityError(f"game {game.name!r} does not count pieces (--max-pieces)")
     if not 0 <= lo <= hi:
         raise MindgamesError(f"--plies {lo}-{hi}: expected 0 <= LO <= HI")
     if count < 1:
@@ -68,11 +74,16 @@ def generate(
     while len(texts) < count:
         if tries >= TRIES_PER_POSITION * count + 1000:
             raise MindgamesError(
-                f"found only {len(texts)} distinct positions at plies {lo}-{hi} in {tries} "
+                f"found only {len(texts)} distinct positions at plies {lo}-{hi}"
+                f"{'' if max_pieces is None else f' with at most {max_pieces} pieces'} in {tries} "
                 f"playouts of {game.spec()}; ask for fewer or widen --plies"
             )
         tries += 1
-        window = [(p, s) for p, s in _playout(game, hi, agents, rng) if p >= lo]
+        window = [
+            (p, s)
+            for p, s in _playout(game, hi, agents, rng)
+            if p >= lo and (max_pieces is None or game.pieces(s) <= max_pieces)  # type: ignore[attr-defined]
+        ]
         if not window:
             continue  # the playout ended before lo
         ply, state = window[int(rng.integers(len(window)))]
@@ -87,7 +98,14 @@ def generate(
         texts,
         np.arange(len(texts)),
         plies,
-        provenance={"generator": {"plies": [lo, hi], "playouts": tries, **(provenance or {})}},
+        provenance={
+            "generator": {
+                "plies": [lo, hi],
+                "max_pieces": max_pieces,
+                "playouts": tries,
+                **(provenance or {}),
+            }
+        },
     )
 
 

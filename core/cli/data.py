@@ -67,10 +67,22 @@ def _plies(text: str) -> tuple[int, int]:
     metavar="SPEC,SPEC...",
     help="Agents taking turns move by move (default: random moves).",
 )
+@click.option(
+    "--max-pieces",
+    type=click.IntRange(0),
+    default=None,
+    help="Only positions with at most this many pieces on the board (Kalah: seeds in the pits).",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @_OUT
 def generate_cmd(
-    game_spec: str, plies: str, count: int, agents: str | None, seed: int, out: str
+    game_spec: str,
+    plies: str,
+    count: int,
+    agents: str | None,
+    max_pieces: int | None,
+    seed: int,
+    out: str,
 ) -> None:
     """Positions sampled from playouts, one per playout, at plies LO-HI; duplicates removed."""
     from mindgames.agent import build_agent
@@ -82,7 +94,8 @@ def generate_cmd(
     built = [build_agent(registry, game, spec) for spec in specs]
     lo, hi = _plies(plies)
     provenance = {"agents": specs or ["random"], "seed": seed}
-    made = generate(game, lo, hi, count, np.random.default_rng(seed), built, provenance)
+    rng = np.random.default_rng(seed)
+    made = generate(game, lo, hi, count, rng, built, provenance, max_pieces=max_pieces)
     write_dataset(out, made)
     click.echo(f"{len(made)} positions of {made.game} -> {out}")
 

@@ -18,6 +18,8 @@ from mindgames.datasets import DataSet, read_dataset, write_dataset
 from mindgames.errors import CapabilityError, ConfigError
 from mindgames.executors import SerialExecutor, open_executor
 from mindgames.labelling import Labeller, journal_path, run_labelling, search_label
+from mindgames.playouts import generate
+from mindgames.registry import get_registry
 
 from support.processes import sigkill_when
 
@@ -193,3 +195,17 @@ def test_written_labels_go_through_write_dataset(tmp_path):
     write_dataset(tmp_path / "u.npz", tictactoe([EMPTY]))
     assert read_dataset(tmp_path / "u.npz").labels is None
     assert np.isfinite(read_dataset(tmp_path / "u.npz").plies).all()
+
+
+def test_generate_keeps_only_positions_with_few_pieces(registry, tmp_path):
+    out = tmp_path / "few.npz"
+    args = ["data", "generate", "kalah", "--plies", "0-200", "--max-pieces", "12", "--count",
+            "40", "--seed", "3", "-o", str(out)]  # fmt: skip
+    done = CliRunner().invoke(cli, args)
+    assert done.exit_code == 0, done.output
+    game = get_registry().game("kalah")
+    data = read_dataset(out)
+    assert all(game.pieces(game.parse_position(p)) <= 12 for p in data.positions)
+    assert data.provenance["generator"]["max_pieces"] == 12
+    with pytest.raises(CapabilityError, match="'tictactoe' does not count pieces"):
+        generate(registry.game("tictactoe"), 0, 9, 3, np.random.default_rng(0), max_pieces=2)
