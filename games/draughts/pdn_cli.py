@@ -119,8 +119,12 @@ def extract(path: str, output: str, drop_draws: bool, min_plies: int, discount: 
     provenance = {"source": str(path)}
     data = from_games(default, games, drop_draws=drop_draws, min_plies=min_plies,
                       discount=discount, provenance=provenance)  # fmt: skip
-    write_dataset(output, data)
     kept = data.provenance["generator"]["extract"]["games"]
+    if not kept:
+        raise GameRecordError(
+            f"{path}: no game to extract ({skipped} did not replay or were left out)"
+        )
+    write_dataset(output, data)
     click.echo(f"{len(data)} positions from {kept} games -> {output}")
     if skipped:
         click.echo(f"skipped {skipped} games that did not replay or use other rules", err=True)

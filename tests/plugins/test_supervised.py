@@ -175,3 +175,12 @@ def test_pdn_files_are_read_directly_and_match_pdn_extract(tmp_path, extracted):
     assert direct.labels.tolist() == via.labels.tolist()
     with pytest.raises(CapabilityError, match="cannot read game records"):
         SupervisedLearner(data=[str(GAMES)]).load(get_registry().game("kalah"))
+
+
+def test_pdn_extract_of_no_usable_game_is_one_line_and_writes_nothing(tmp_path):
+    pdn = tmp_path / "none.pdn"
+    pdn.write_text('[Event "x"]\n[Result "*"]\n11-15 *\n', encoding="utf-8")
+    out = tmp_path / "none.npz"
+    result = CliRunner().invoke(cli, ["pdn", "extract", str(pdn), "-o", str(out)])
+    assert result.exit_code == 2 and "no game to extract" in result.output
+    assert not out.exists()
