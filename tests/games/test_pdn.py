@@ -288,3 +288,11 @@ def test_games_without_tags_on_one_line_and_latin1_files(tmp_path: Path) -> None
     assert game.tags["Event"] == "Caf\xe9" and game.moves[0].text == "11-15"
     with pytest.raises(GameRecordError, match="cannot read"):
         read_pdn_file(tmp_path / "missing.pdn")
+
+
+def test_a_result_with_text_glued_to_it_reads_as_the_result_and_round_trips() -> None:
+    """Hypothesis found '0-0B': read as the move 0-0 it was written back as a result."""
+    games = read_pdn("0-0B")
+    assert games[0].moves == () and games[0].result == "0-0"
+    assert games[1].error is not None and "'B'" in games[1].error.message
+    assert read_pdn(write_pdn(games)) == games
