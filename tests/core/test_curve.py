@@ -70,7 +70,9 @@ def test_every_model_of_the_run_gets_one_line_with_its_result(run_dir, measured)
         assert line["elo_low"] <= line["elo"] <= line["elo_high"]
         assert line["vs"] == VS and line["depth"] == 2 and line["match_games"] == 10
     assert lines[0]["seconds"] is None  # no history row at 0 games
-    assert lines[-1]["seconds"] > 0  # from history.jsonl's elapsed
+    # the training time is the history row's own record of it, copied
+    history = {row["games"]: row["elapsed"] for row in read_jsonl(run_dir / "history.jsonl")}
+    assert lines[-1]["seconds"] == history[lines[-1]["games"]]
 
 
 def test_a_killed_curve_resumes_without_replaying_finished_points(run_dir, measured, tmp_path):
