@@ -32,7 +32,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from perft_common import OPENSPIEL_PERFT, api_against_made, api_perft, perft_row, play_perft
+from perft_common import (
+    OPENSPIEL_PERFT,
+    api_against_made,
+    api_perft,
+    perft_row,
+    play_perft,
+    write_report,
+)
 
 from mindgames.games.draughts import engine
 from mindgames.games.draughts.rules import Checkers
@@ -160,10 +167,7 @@ def main() -> None:
         "api_against_made": {"depth": depth, **versus},
         "targets": {"made": 1_500_000, "popcount": 3_000_000},
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    write_report(args.out, result)
 
 
 if __name__ == "__main__":

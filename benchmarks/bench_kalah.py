@@ -32,7 +32,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from perft_common import OPENSPIEL_PERFT, api_against_made, api_perft, perft_row, play_perft
+from perft_common import (
+    OPENSPIEL_PERFT,
+    api_against_made,
+    api_perft,
+    perft_row,
+    play_perft,
+    write_report,
+)
 
 from mindgames.games.kalah.rules import Kalah, perft, perft_made
 from mindgames.games.kalah.solver import solve
@@ -159,10 +166,7 @@ def main() -> None:
         "solver": solver_row,
         "targets": {"made": 2_000_000},
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    write_report(args.out, result)
 
 
 if __name__ == "__main__":

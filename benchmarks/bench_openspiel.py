@@ -20,7 +20,6 @@ benchmarks/results/openspiel.json.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import time
 from collections.abc import Callable
@@ -29,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pyspiel
-from perft_common import OPENSPIEL_PERFT, api_perft, rate
+from perft_common import OPENSPIEL_PERFT, api_perft, rate, write_report
 
 from mindgames.registry import get_registry
 
@@ -92,10 +91,7 @@ def main() -> None:
         "results": results,
         "targets": {"slowdown": 2.0},
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    write_report(args.out, result)
 
 
 if __name__ == "__main__":

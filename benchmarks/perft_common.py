@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from mindgames.game import Game
 
@@ -103,3 +106,11 @@ def api_against_made(
         "children_to_made": round(rate["children"] / rate["made"], 3),
         "children_to_play": round(rate["children"] / rate["play"], 3),
     }
+
+
+def write_report(path: str, report: dict[str, Any]) -> None:
+    """Write a benchmark's JSON report to ``path`` (its folder made if missing) and say where."""
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {out}")
