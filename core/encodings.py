@@ -61,4 +61,15 @@ def concatenate(parts: Sequence[Encoding]) -> Encoding:
             return tuple(v for f in fast if f is not None for v in f(state))
 
     name = "+".join(p.name for p in parts)
-    return Encoding(name, tuple(columns), encode, encode_batch, encode_py=encode_py)
+    groups = _joined_groups(parts)
+    return Encoding(name, tuple(columns), encode, encode_batch, encode_py=encode_py, groups=groups)
+
+
+def _joined_groups(parts: Sequence[Encoding]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The column groups every part offers; a set name two parts offer holds both parts' groups
+    (their columns never overlap, so each group still names columns of the joined encoding)."""
+    joined: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for part in parts:
+        for set_name, groups in part.groups.items():
+            joined[set_name] = joined.get(set_name, ()) + tuple(groups)
+    return joined

@@ -29,6 +29,17 @@ def _reason(exc: OSError) -> str:
 META = "__meta__"
 
 
+def _permissions(target: Path) -> int:
+    """The mode a replaced file keeps, or what ``open`` would give a new one (0666 less the
+    umask): ``mkstemp`` makes its file private (0600), which a user's outputs should not be."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
     """Write to a temporary file beside ``path`` and rename it over ``path`` when done.
@@ -47,6 +58,7 @@ def atomic_write(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, _permissions(target))
         os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):

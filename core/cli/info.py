@@ -176,6 +176,15 @@ def _game_spec(record: dict[str, Any]) -> str:
     return game.spec()
 
 
+def _brief(config: dict[str, Any], longest: int = 8) -> dict[str, Any]:
+    """The model's config with each long list (a mask's 91 column groups) shown by its length;
+    ``--json`` keeps everything."""
+    return {
+        key: f"<{len(value)} items>" if isinstance(value, list) and len(value) > longest else value
+        for key, value in config.items()
+    }
+
+
 @click.command("describe-model")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True)
@@ -192,7 +201,7 @@ def describe_model(path: str, as_json: bool) -> None:
     click.echo(f"format:     {meta['format']} v{meta['version']}")
     click.echo(f"game:       {_game_spec(game)}")
     click.echo(f"encoding:   {meta['encoding']} ({len(meta['columns'])} columns)")
-    click.echo(f"model:      {meta['model']['kind']} {json.dumps(meta['model']['config'])}")
+    click.echo(f"model:      {meta['model']['kind']} {json.dumps(_brief(meta['model']['config']))}")
     for name, array in arrays.items():
         click.echo(f"  array {name}: shape {list(array.shape)}")
     click.echo(f"parameters: {sum(int(a.size) for a in arrays.values())}")

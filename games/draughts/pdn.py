@@ -15,6 +15,7 @@ from pathlib import Path
 
 import attrs
 
+from mindgames.config import shorten
 from mindgames.errors import GameRecordError
 from mindgames.games.draughts.pdn_replay import (
     Replay,
@@ -297,7 +298,7 @@ class _Reader:
             parent = g.lines[-1]
             parent[-1] = attrs.evolve(parent[-1], variations=(*parent[-1].variations, variation))
         else:  # bad
-            g.fail("syntax", f"cannot read {m.group()!r}", line, column, g.next_ply())
+            g.fail("syntax", f"cannot read {shorten(m.group())!r}", line, column, g.next_ply())
 
 
 def read_pdn(text: str) -> list[PdnGame]:

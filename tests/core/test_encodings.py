@@ -98,3 +98,19 @@ def test_joined_encodings_keep_the_pure_python_path_when_every_part_has_one():
     assert list(joined.encode_py(state)) == joined.encode(state).tolist()
     without = registry.encoding(game, "gac11+progress")
     assert (without.encode_py is None) == (registry.encoding(game, "gac11").encode_py is None)
+
+
+def test_joined_encodings_keep_the_column_groups_of_their_parts():
+    """``raw32+progress`` still offers raw32's ``subsquares`` for a masked model's ``groups``."""
+    registry = get_registry()
+    game = registry.game("checkers")
+    raw = registry.encoding(game, "raw32")
+    joined = registry.encoding(game, "raw32+progress")
+    assert joined.groups["subsquares"] == raw.groups["subsquares"]
+    assert len(joined.groups["subsquares"]) == 91
+    evaluator = build_evaluator(
+        registry,
+        game,
+        {"model": "mlp", "encoding": "raw32+progress", "hidden": [91], "groups": "subsquares"},
+    )
+    assert np.isfinite(evaluator.evaluate(game.initial_state()))

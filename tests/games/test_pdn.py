@@ -296,3 +296,9 @@ def test_a_result_with_text_glued_to_it_reads_as_the_result_and_round_trips() ->
     assert games[0].moves == () and games[0].result == "0-0"
     assert games[1].error is not None and "'B'" in games[1].error.message
     assert read_pdn(write_pdn(games)) == games
+
+
+def test_an_unreadable_long_token_is_quoted_short_with_its_length():
+    (game,) = read_pdn("1. 11-15 " + "@" * 500 + " *\n")
+    message = str(game.error)
+    assert "(500 characters)" in message and len(message) < 200
