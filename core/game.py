@@ -158,7 +158,8 @@ class Game(ABC):
         """The game records of file ``path`` in the game's own format (``export_games``'s).
 
         Returns the games that replay -- each ``{"states": [start, after each move...],
-        "result": "1-0" | "0-1" | "1/2-1/2" | "*"}`` (the first player's result) -- and the number
+        "result": "1-0" | "0-1" | "1/2-1/2" | "*", "tags": {name: text}}`` (the first player's
+        result; tags optional, e.g. the players as PDN names them) -- and the number
         of records skipped (unreadable, illegal moves, other rules). Supervised learners and
         ``pdn extract`` read recorded games through it (checkers and give-away: PDN).
         """

@@ -70,7 +70,8 @@ def _register_core_commands() -> None:
     for module in (info, games):
         for command in module.COMMANDS:
             cli.add_command(command)
-    for optional in ("analyse", "data", "measure", "newgame", "play", "tournament", "train"):
+    optionals = ("analyse", "data", "measure", "newgame", "play", "show", "tournament", "train")
+    for optional in optionals:
         try:
             module = __import__(f"mindgames.cli.{optional}", fromlist=["COMMANDS"])
         except ModuleNotFoundError:

@@ -255,7 +255,9 @@ class Draughts(Game):
             if played.error is not None or type(played.rules) is not type(self):
                 skipped += 1
                 continue
-            games.append({"states": list(played.states), "result": record.result})
+            games.append(
+                {"states": list(played.states), "result": record.result, "tags": dict(record.tags)}
+            )
         return games, skipped
 
     # --- text ------------------------------------------------------------------------------

@@ -307,18 +307,26 @@ class Kalah(Game):
         return (pos, "SN".index(side), 0)
 
     def render(self, state: KalahState) -> str:
-        t = self.t
-        f = t.unpack(state[0])
-        m = t.pits
-        north = " ".join(f"{v:2d}" for v in reversed(f[m + 1 : 2 * m + 1]))
-        south = " ".join(f"{v:2d}" for v in f[0:m])
-        pad = " " * 4
+        """The board as South sees it, each row's pits numbered as its owner types them: from
+        the owner's left, so North's pit 1 is on South's right. Stores at the ends."""
+        f = self.t.unpack(state[0])
+        m = self.pits
+        width = max(2, len(str(max(f))))
+
+        def row(values: Any) -> str:
+            return " ".join(f"{v:>{width}}" for v in values)
+
+        north = row(reversed(f[m + 1 : 2 * m + 1]))
+        south = row(f[0:m])
+        inner = " " * len(north)
         return "\n".join(
             [
-                f"{pad} {north}     North",
-                f"{f[2 * m + 1]:3d} {' ' * (3 * m)} {f[m]:3d}",
-                f"{pad} {south}     South",
-                f"{'South' if state[1] == 0 else 'North'} to move",
+                f"{'pit':>{width + 1}}  {row(range(m, 0, -1))}   North",
+                f"{'':>{width + 1}}  {north}",
+                f"{f[2 * m + 1]:>{width + 1}}  {inner}  {f[m]}",
+                f"{'':>{width + 1}}  {south}",
+                f"{'pit':>{width + 1}}  {row(range(1, m + 1))}   South",
+                f"{'South' if state[1] == 0 else 'North'} to move (pits 1-{m})",
             ]
         )
 

@@ -355,3 +355,15 @@ def test_pieces_are_the_seeds_left_in_the_pits(choices):
     if game.is_terminal(state):
         assert game.pieces(state) == 0
     assert game.pieces(pos(game, "1,0,0,2;10;0,0,3,0;5;S")) == 6
+
+
+def test_the_board_numbers_each_rows_pits_from_its_owners_left():
+    game = Kalah(pits=4, seeds=3)
+    text = game.render(game.parse_position("1,0,12,2;4;3,0,0,2;0;N"))
+    lines = text.splitlines()
+    assert lines[0].split() == ["pit", "4", "3", "2", "1", "North"]
+    assert lines[1].split() == ["2", "0", "0", "3"]  # North's pit 1 is on South's right
+    assert lines[2].split() == ["0", "4"]  # North's store left, South's right
+    assert lines[3].split() == ["1", "0", "12", "2"]
+    assert lines[4].split() == ["pit", "1", "2", "3", "4", "South"]
+    assert lines[5] == "North to move (pits 1-4)"

@@ -1,0 +1,178 @@
+"""Recorded games read back for replay: match and tournament results, and game record files.
+
+Two kinds of file hold played games. Result records (JSON Lines: a tournament's
+``results.jsonl``, ``match --out``, ``play``'s ``save FILE.json``) name their game spec, the
+players, the start and the moves. Anything else is a file in a game's own record format (PDN
+for draughts), read by ``Game.import_games``; without ``rules`` the first installed game (by
+name) that reads a game of the file is taken.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from mindgames.errors import GameRecordError, MindgamesError
+from mindgames.files import read_jsonl
+from mindgames.game import Game, State
+from mindgames.registry import Registry
+
+#: the results file of a tournament run directory (``tournament.RESULTS_FILE``)
+RESULTS_FILE = "results.jsonl"
+
+
+@attrs.frozen
+class RecordedGame:
+    """One game of a file: its number there (from 1), rules, players, every state and move."""
+
+    number: int
+    game: Game
+    players: tuple[str, str]
+    states: tuple[State, ...]
+    moves: tuple[str, ...]
+    result: str
+    about: str = ""  # round, opening, how it ended: one line for people
+
+
+def read_games(
+    path: str | Path, registry: Registry, rules: str | None = None
+) -> list[RecordedGame]:
+    """Every game recorded in ``path`` (a tournament run directory means its results file).
+
+    ``rules`` (a game spec) is the game of a file in a game's own format; a result record
+    names its own. A record that does not replay is an error naming the file and game.
+    """
+    p = Path(path)
+    if p.is_dir():
+        p = p / RESULTS_FILE
+    if not p.is_file():
+        raise MindgamesError(f"{p}: no such file")
+    if _is_json(p):
+        games = [_from_result(p, n, r, registry) for n, r in enumerate(_results(p), 1)]
+    else:
+        games = _from_game_records(p, registry, rules)
+    if not games:
+        raise GameRecordError(f"{p}: no recorded game in it")
+    return games
+
+
+def pick(games: Sequence[RecordedGame], number: int, where: str) -> RecordedGame:
+    """Game ``number`` (from 1) of a file's games, or one line saying how many there are."""
+    if not 1 <= number <= len(games):
+        raise MindgamesError(f"{where}: no game {number} (the file holds {len(games)})")
+    return games[number - 1]
+
+
+def _is_json(path: Path) -> bool:
+    if path.suffix in (".jsonl", ".json"):
+        return True
+    with path.open("rb") as fh:
+        return fh.read(64).lstrip().startswith(b"{")
+
+
+def _results(path: Path) -> list[dict[str, Any]]:
+    records = read_jsonl(path)
+    bad = [n for n, r in enumerate(records, 1) if not isinstance(r, dict) or "moves" not in r]
+    if bad:
+        raise GameRecordError(f"{path}: record {bad[0]} is not a game result (no 'moves')")
+    return sorted(records, key=lambda r: r.get("index", 0)) if len(records) > 1 else records
+
+
+def _from_result(
+    path: Path, number: int, record: Mapping[str, Any], registry: Registry
+) -> RecordedGame:
+    """A result record (``match.play_game``'s fields) replayed from its start."""
+    where = f"{path}: game {number}"
+    try:
+        game = registry.game(str(record["game"]))
+        position = record.get("opening_position")
+        state = game.initial_state() if position is None else game.parse_position(position)
+        texts = [*record.get("opening_moves", []), *record["moves"]]
+    except (KeyError, TypeError) as exc:
+        raise GameRecordError(f"{where}: not a game result ({exc})") from None
+    except MindgamesError as exc:
+        raise GameRecordError(f"{where}: {exc}") from None
+    states, moves = [state], []
+    for ply, text in enumerate(texts, 1):
+        try:
+            move = game.parse_move(states[-1], str(text))
+        except MindgamesError as exc:
+            raise GameRecordError(f"{where}, ply {ply}: {exc}") from None
+        moves.append(game.move_text(states[-1], move))
+        states.append(game.play(states[-1], move))
+    about = ", ".join(
+        f"{key} {record[key]}" for key in ("opening", "termination") if record.get(key)
+    )
+    players = (str(record.get("first", "?")), str(record.get("second", "?")))
+    return RecordedGame(
+        number, game, players, tuple(states), tuple(moves), str(record.get("result", "*")), about
+    )
+
+
+def _from_game_records(path: Path, registry: Registry, rules: str | None) -> list[RecordedGame]:
+    """The games of a file in a game's own record format (``Game.import_games``)."""
+    if rules is not None:
+        game = registry.game(rules)
+        read, _ = game.import_games(str(path))
+    else:
+        game, read = _best_reader(path, registry)
+    names = game.player_names
+    out = []
+    for number, record in enumerate(read, 1):
+        states = tuple(record["states"])
+        tags = record.get("tags", {})
+        players = (tags.get(names[0], "?"), tags.get(names[1], "?"))
+        about = ", ".join(f"{k} {tags[k]}" for k in ("Event", "Round") if tags.get(k))
+        moves = _moves_between(game, states, f"{path}: game {number}")
+        out.append(RecordedGame(number, game, players, states, moves, record["result"], about))
+    return out
+
+
+def _best_reader(path: Path, registry: Registry) -> tuple[Game, list[dict[str, Any]]]:
+    """The first installed game, by name, that reads a game of ``path`` (default parameters).
+
+    PDN: checkers reads the games without a Variant tag, give-away only files of its own.
+    """
+    for name in sorted(registry.games):
+        if registry.games[name].record.cls.import_games is Game.import_games:
+            continue  # this game reads no record files
+        try:
+            game = registry.game(name)
+            read, _ = game.import_games(str(path))
+        except MindgamesError:
+            continue
+        if read:
+            return game, read
+    raise GameRecordError(
+        f"{path}: no installed game reads a game from it (a result file is JSON Lines; "
+        "give --rules GAME for a record file)"
+    )
+
+
+def _moves_between(game: Game, states: Sequence[State], where: str) -> tuple[str, ...]:
+    """The move texts that lead from each state to the next."""
+    moves = []
+    for ply, (before, after) in enumerate(itertools.pairwise(states), 1):
+        found = [m for m, child in game.children(before) if child == after]
+        if not found:
+            raise GameRecordError(f"{where}, ply {ply}: no legal move leads to the next position")
+        moves.append(game.move_text(before, found[0]))
+    return tuple(moves)
+
+
+def describe(recorded: RecordedGame) -> dict[str, Any]:
+    """A recorded game as JSON-able data (``show --json``)."""
+    game = recorded.game
+    return {
+        "number": recorded.number,
+        "game": game.spec(),
+        "players": list(recorded.players),
+        "result": recorded.result,
+        "about": recorded.about,
+        "moves": list(recorded.moves),
+        "positions": [game.position_text(s) for s in recorded.states],
+    }
