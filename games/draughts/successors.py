@@ -1,15 +1,25 @@
 """Every legal draughts move with its whole successor state, made in the same pass.
 
-``children(state, repetition, quiet_limit, ply_limit)`` returns ``[(move, state), ...]``
-in the order of ``engine.legal_paths`` (the rules' ``legal_moves`` order) with exactly the
-states ``Draughts.play`` makes (see ``rules`` for the state tuple): simple moves set-wise, by
-shift direction and then by target square; captures in ``engine.capture_paths`` order. A simple
-move's PDN tuple comes from a table keyed by its target mask, so no move tuple is built per call.
+``children(rules, state)`` (``Draughts.children`` itself) returns ``[(move, state), ...]`` in
+the order of ``engine.legal_paths`` (the rules' ``legal_moves`` order) with exactly the states
+``Draughts.play`` makes (see ``rules`` for the state tuple).
+
+* Simple moves set-wise, by shift direction and then by target square. The targets of one
+  direction are one mask; the ``(move, from | to mask)`` pairs of a mask are remembered (a few
+  thousand masks recur in any search), so a move costs one xor and its state tuple.
+* Captures of men set-wise from per-direction jump tables keyed by the jumper's mask, in
+  ``engine.capture_paths`` order (by jumping piece, then by direction), a depth-first search only
+  where a man lands where it can jump again; when a king can capture, every capture goes through
+  the general ``captures``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from mindgames.games.draughts.engine import BOARD, KING_JUMPS, MAN_JUMPS, PDN, PROMO, jump_paths
+
+Pairs = tuple[tuple[tuple[int, int], int], ...]
 
 
 def _table(shift: int) -> dict[int, tuple[tuple[int, int], int]]:
@@ -23,9 +33,42 @@ def _table(shift: int) -> dict[int, tuple[tuple[int, int], int]]:
     return out
 
 
-#: (shift, table) for Black's forward steps and for White's (a king's backward steps)
-_UP = ((4, _table(4)), (5, _table(5)))
-_DOWN = ((4, _table(-4)), (5, _table(-5)))
+#: (step table, its remembered target masks) per direction: Black's forward steps (a White
+#: king's backward steps) and White's (a Black king's backward steps)
+_UP: tuple[tuple[int, dict, dict[int, Pairs]], ...] = ((4, _table(4), {}), (5, _table(5), {}))
+_DOWN: tuple[tuple[int, dict, dict[int, Pairs]], ...] = ((4, _table(-4), {}), (5, _table(-5), {}))
+#: the most target masks remembered per direction (then the memory starts again)
+MEMO_LIMIT = 1 << 15
+
+
+def _steps(table: dict[int, tuple[tuple[int, int], int]], memo: dict[int, Pairs], t: int) -> Pairs:
+    """The (move, from | to mask) pairs of the target mask ``t``, by target square; remembered."""
+    pairs = []
+    rest = t
+    while rest:
+        x = rest & -rest
+        rest ^= x
+        pairs.append(table[x])
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[t] = out = tuple(pairs)
+    return out
+
+
+def _jumps(shift: int) -> dict[int, tuple[tuple[int, int], int, int, int, int]]:
+    """Jumper mask -> (move, over mask, landing mask, landing bit, from | landing mask) of a
+    man's jump over the neighbour at ``shift`` (negative: down the board)."""
+    out = {}
+    for sq in range(35):
+        over, land = sq + shift, sq + 2 * shift
+        if PDN[sq] and 0 <= land < 35 and PDN[over] and PDN[land]:
+            step = (1 << sq) | (1 << land)
+            out[1 << sq] = ((PDN[sq], PDN[land]), 1 << over, 1 << land, land, step)
+    return out
+
+
+#: a man's jumps per side, in the rules' order of directions (``engine.MAN_JUMPS``)
+_JUMPS = ((_jumps(4), _jumps(5)), (_jumps(-5), _jumps(-4)))
 
 
 def _with_moves(table: list) -> list[tuple[tuple[int, int, int, tuple[int, int]], ...]]:
@@ -54,7 +97,7 @@ def _from_paths(b: int, w: int, k: int, side: int, plies: int, f: int, paths: li
 
 
 def captures(b: int, w: int, k: int, side: int, plies: int, jumping: int) -> list[tuple]:
-    """Children when the mover must capture (every capture resets the counters).
+    """Children when the mover must capture (every capture resets the counters), kings too.
 
     In ``engine.capture_paths`` order: by jumping piece, then by jump direction. A man's single
     jump is made here from the table; a man follows on with a depth-first search only when it
@@ -95,86 +138,140 @@ def captures(b: int, w: int, k: int, side: int, plies: int, jumping: int) -> lis
     return out
 
 
-def children(
-    state: tuple, repetition: bool, quiet_limit: int, ply_limit: int | float
+def _man_captures(
+    b: int, w: int, k: int, side: int, plies: int, empty: int, first: int, second: int, go: int
 ) -> list[tuple]:
+    """Children when only men can capture: ``first`` and ``second`` are the men that can jump
+    in the side's first and second direction, ``go`` the squares a man can jump on from."""
+    jfirst, jsecond = _JUMPS[side]
+    promo = PROMO[side]
+    out: list[tuple] = []
+    s = first | second
+    while s:
+        f = s & -s
+        s ^= f
+        if f & first:
+            jumps = (jfirst[f], jsecond[f]) if f & second else (jfirst[f],)
+        else:
+            jumps = (jsecond[f],)
+        for move, over, land, nsq, step in jumps:
+            if land & go:  # lands where it can jump again: follow every path
+                paths: list = []
+                opp = (w if side == 0 else b) ^ over
+                table = MAN_JUMPS[side]
+                jump_paths(nsq, opp, empty, table, promo, (f.bit_length() - 1, nsq), over, paths)
+                out += _from_paths(b, w, k, side, plies, f, paths)
+                continue
+            nk = k & ~over if k else 0
+            if land & promo:
+                nk |= land
+            if side == 0:
+                out.append((move, (b ^ step, w ^ over, nk, 1, plies, 0, ())))
+            else:
+                out.append((move, (b ^ over, w ^ step, nk, 0, plies, 0, ())))
+    return out
+
+
+def children(rules: Any, state: tuple) -> list[tuple]:
     """Every legal move with the state after it (``[]`` when a draw rule has ended the game).
 
-    One long function with the loops written out per side and per kind of piece (locals only,
-    no helper calls per child): this is the hot path of every search, self-play game and perft
+    ``rules`` is the ``Draughts`` object (this function is its ``children`` method). One long
+    function with the loops written out per side and per kind of piece (locals only, few
+    helper calls per child): this is the hot path of every search, self-play game and perft
     through ``Game.children``. A man's move and a capture reset ``quiet`` and the history to
     the new position's key; a king's simple move counts on and appends its key.
     """
     b, w, k, side, plies, quiet, history = state
     if (
-        quiet >= quiet_limit
-        or plies >= ply_limit
+        quiet >= rules._quiet_limit
+        or plies >= rules._ply_limit
         or (history and len(history) >= 8 and history.count(state[:4]) >= 2)
     ):
         return []  # drawn (``Draughts.drawn``, inlined)
     empty = BOARD ^ (b | w)
     plies += 1
-    quiet += 1
     out: list[tuple] = []
     app = out.append
     if side == 0:
-        kings = b & k
-        jumping = b & (((w >> 4) & (empty >> 8)) | ((w >> 5) & (empty >> 10)))
-        if kings:
-            jumping |= kings & (((w << 4) & (empty << 8)) | ((w << 5) & (empty << 10)))
-        if jumping:
-            return captures(b, w, k, 0, plies, jumping)
         promo = PROMO[0]
-        grown = (*history, (b, w, k, 0)) if kings and repetition else ()  # after a king's step
-        for d, table in _UP:
-            t = (b << d) & empty
-            while t:
-                x = t & -t
-                t ^= x
-                move, step = table[x]
-                nb = b ^ step
-                if kings and step & k:
-                    app((move, (nb, w, k ^ step, 1, plies, quiet, grown)))
-                elif x & promo:
-                    app((move, (nb, w, k | x, 1, plies, 0, ())))
-                else:
-                    app((move, (nb, w, k, 1, plies, 0, ())))
-        if kings:
-            for d, table in _DOWN:
-                t = (kings >> d) & empty
-                while t:
-                    x = t & -t
-                    t ^= x
+        kings = b & k
+        j4 = (w >> 4) & (empty >> 8)  # squares a Black man can jump from, by direction
+        j5 = (w >> 5) & (empty >> 10)
+        if kings and kings & (j4 | j5 | (w << 4) & (empty << 8) | (w << 5) & (empty << 10)):
+            jumping = b & (j4 | j5) | kings & ((w << 4) & (empty << 8) | (w << 5) & (empty << 10))
+            return captures(b, w, k, 0, plies, jumping)
+        if b & (j4 | j5):
+            return _man_captures(b, w, k, 0, plies, empty, b & j4, b & j5, (j4 | j5) & ~promo)
+        if not kings:  # men only: every move resets the counters
+            for shift, table, memo in _UP:
+                t = (b << shift) & empty
+                crown = t & promo  # the highest squares: their moves come last
+                t ^= crown
+                pairs = memo.get(t)
+                for move, step in _steps(table, memo, t) if pairs is None else pairs:
+                    app((move, (b ^ step, w, k, 1, plies, 0, ())))
+                while crown:
+                    x = crown & -crown
+                    crown ^= x
                     move, step = table[x]
+                    app((move, (b ^ step, w, k | x, 1, plies, 0, ())))
+            return out
+        quiet += 1
+        grown = (*history, (b, w, k, 0)) if rules.repetition else ()  # after a king's step
+        for shift, table, memo in _UP:
+            t = (b << shift) & empty
+            pairs = memo.get(t)
+            for move, step in _steps(table, memo, t) if pairs is None else pairs:
+                if step & k:
                     app((move, (b ^ step, w, k ^ step, 1, plies, quiet, grown)))
+                elif step & promo:
+                    app((move, (b ^ step, w, k | (step & promo), 1, plies, 0, ())))
+                else:
+                    app((move, (b ^ step, w, k, 1, plies, 0, ())))
+        for shift, table, memo in _DOWN:
+            t = (kings >> shift) & empty
+            pairs = memo.get(t)
+            for move, step in _steps(table, memo, t) if pairs is None else pairs:
+                app((move, (b ^ step, w, k ^ step, 1, plies, quiet, grown)))
         return out
-    kings = w & k
-    jumping = w & (((b << 4) & (empty << 8)) | ((b << 5) & (empty << 10)))
-    if kings:
-        jumping |= kings & (((b >> 4) & (empty >> 8)) | ((b >> 5) & (empty >> 10)))
-    if jumping:
-        return captures(b, w, k, 1, plies, jumping)
     promo = PROMO[1]
-    grown = (*history, (b, w, k, 1)) if kings and repetition else ()  # after a king's step
-    for d, table in _DOWN:
-        t = (w >> d) & empty
-        while t:
-            x = t & -t
-            t ^= x
-            move, step = table[x]
-            nw = w ^ step
-            if kings and step & k:
-                app((move, (b, nw, k ^ step, 0, plies, quiet, grown)))
-            elif x & promo:
-                app((move, (b, nw, k | x, 0, plies, 0, ())))
-            else:
-                app((move, (b, nw, k, 0, plies, 0, ())))
-    if kings:
-        for d, table in _UP:
-            t = (kings << d) & empty
-            while t:
-                x = t & -t
-                t ^= x
+    kings = w & k
+    j4 = (b << 4) & (empty << 8)  # squares a White man can jump from, by direction
+    j5 = (b << 5) & (empty << 10)
+    if kings and kings & (j4 | j5 | (b >> 4) & (empty >> 8) | (b >> 5) & (empty >> 10)):
+        jumping = w & (j4 | j5) | kings & ((b >> 4) & (empty >> 8) | (b >> 5) & (empty >> 10))
+        return captures(b, w, k, 1, plies, jumping)
+    if w & (j4 | j5):
+        return _man_captures(b, w, k, 1, plies, empty, w & j5, w & j4, (j4 | j5) & ~promo)
+    if not kings:
+        for shift, table, memo in _DOWN:
+            t = (w >> shift) & empty
+            crown = t & promo  # the lowest squares: their moves come first
+            t ^= crown
+            while crown:
+                x = crown & -crown
+                crown ^= x
                 move, step = table[x]
+                app((move, (b, w ^ step, k | x, 0, plies, 0, ())))
+            pairs = memo.get(t)
+            for move, step in _steps(table, memo, t) if pairs is None else pairs:
+                app((move, (b, w ^ step, k, 0, plies, 0, ())))
+        return out
+    quiet += 1
+    grown = (*history, (b, w, k, 1)) if rules.repetition else ()
+    for shift, table, memo in _DOWN:
+        t = (w >> shift) & empty
+        pairs = memo.get(t)
+        for move, step in _steps(table, memo, t) if pairs is None else pairs:
+            if step & k:
                 app((move, (b, w ^ step, k ^ step, 0, plies, quiet, grown)))
+            elif step & promo:
+                app((move, (b, w ^ step, k | (step & promo), 0, plies, 0, ())))
+            else:
+                app((move, (b, w ^ step, k, 0, plies, 0, ())))
+    for shift, table, memo in _UP:
+        t = (kings << shift) & empty
+        pairs = memo.get(t)
+        for move, step in _steps(table, memo, t) if pairs is None else pairs:
+            app((move, (b, w ^ step, k ^ step, 0, plies, quiet, grown)))
     return out

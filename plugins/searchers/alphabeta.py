@@ -9,12 +9,15 @@ alternate (``Game.turns_alternate``) are never asked ``to_move`` of a child. Val
 whose side to move does not always alternate (Kalah's extra turns) are handled by negating a
 child's value only when the side to move changes.
 
-Transposition table: keyed on ``game.search_key(state)`` after the state was found not terminal
-(path-dependent draws live in the state, not the key). An entry is a plain tuple (cheaper than
-any record type in the hot loop), always read by unpacking into the names of ``TT_FIELDS``:
-``(depth, extension, flag, value, move, resolved)`` -- the remaining depth and extension budget
-it was searched with, whether ``value`` is EXACT or a LOWER or UPPER bound, the best move found
-(tried first next time), and whether no leaf below it was cut at the horizon. An entry is used
+Transposition table: keyed on ``game.search_key(state)`` (path-dependent draws live in the
+state, not the key: a state is tested for them before an entry cuts). An entry is a plain tuple
+(cheaper than any record type in the hot loop), always read by unpacking into the names of
+``TT_FIELDS``: ``(depth, extension, flag, value, move, resolved, moves)`` -- the remaining depth
+and extension budget it was searched with, whether ``value`` is EXACT or a LOWER or UPPER bound,
+the best move found (tried first next time), whether no leaf below it was cut at the horizon,
+and the number of legal moves (counted for the statistics when the entry cuts before the
+successors are made). The table is probed before ``children``: a cut-off by the table costs a
+terminal test, not the successors. An entry is used
 for a cut-off only when it was searched with the same remaining depth and extension budget, so
 the root value equals plain minimax at the same depth; entries of other depths still give the
 first move to try. An exact entry inside the window is not used to cut, so the principal
@@ -52,7 +55,7 @@ _v = attrs.validators
 
 EXACT, LOWER, UPPER = 0, 1, 2
 #: the fields of a transposition-table entry, in order (see the module docstring)
-TT_FIELDS = ("depth", "extension", "flag", "value", "move", "resolved")
+TT_FIELDS = ("depth", "extension", "flag", "value", "move", "resolved", "moves")
 #: width of the null window of principal variation search (values are floats)
 NULL_WINDOW = 1e-9
 #: expanded nodes between two looks at the clock
@@ -360,20 +363,12 @@ def _build(
                 return v
         if nodes >= check_at:
             check()
-        kids = children(state)
-        if not kids:
-            leaves += 1
-            return terminal(state, ply)
-        n = len(kids)
-        nodes += 1
-        moves += n
-        cut0 = cut
         hint = None
         if use_tt:
             key = key_of(state)
             entry = tt.get(key)
             if entry is not None:
-                depth, extension, flag, v, hint, resolved = entry
+                depth, extension, flag, v, hint, resolved, n = entry
                 if depth == d and extension == ext:
                     if v > PROVEN:
                         v -= ply * STEP
@@ -384,9 +379,24 @@ def _build(
                         or (flag == UPPER and v <= alpha)
                         or (flag == EXACT and (v <= alpha or v >= beta))
                     ):
+                        # a cut-off by the table needs no successors: only the terminal test
+                        # (a path-dependent draw) and the entry's count of moves
+                        if is_terminal(state):
+                            leaves += 1
+                            return terminal(state, ply)
+                        nodes += 1
+                        moves += n
                         if not resolved:
                             cut += 1
                         return v
+        kids = children(state)
+        if not kids:
+            leaves += 1
+            return terminal(state, ply)
+        n = len(kids)
+        nodes += 1
+        moves += n
+        cut0 = cut
         if n > 1:
             if shuffle is not None:
                 kids = list(kids)
@@ -510,7 +520,7 @@ def _build(
                 stored += ply * STEP
             elif stored < -PROVEN:
                 stored -= ply * STEP
-            tt[key] = (d, ext, flag, stored, best_move, cut == cut0)
+            tt[key] = (d, ext, flag, stored, best_move, cut == cut0, n)
         return best
 
     return node, expand_root, counts
