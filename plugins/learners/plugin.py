@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mindgames import LearnerInfo, hookimpl
 from mindgames.plugins.learners.coevolution import CoevolutionLearner
+from mindgames.plugins.learners.layered import LayeredLearner
 from mindgames.plugins.learners.supervised import SupervisedLearner
 from mindgames.plugins.learners.td import TDLearner
 
@@ -25,5 +26,10 @@ def mindgames_learners() -> list[LearnerInfo]:
             "supervised",
             SupervisedLearner,
             "fit labelled positions (RPROP, Adam, closed form) or TD(lambda) along recorded games",
+        ),
+        LearnerInfo(
+            "layered",
+            LayeredLearner,
+            "Layered Learning: end-game-first stages labelled by search, RPROP/evolution fitters",
         ),
     ]

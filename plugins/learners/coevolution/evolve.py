@@ -14,9 +14,16 @@ and its king value K' = K + delta, delta uniform in [-step, step], K' kept in [l
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import attrs
 import numpy as np
+
+
+def ordered_pair(inst: Any, attr: attrs.Attribute, value: Any) -> None:
+    """attrs validator of a ``[lo, hi]`` option with lo <= hi (ranges of weights and rates)."""
+    if len(value) != 2 or not value[0] <= value[1]:
+        raise ValueError(f"{attr.name} must be [lo, hi] with lo <= hi, got {list(value)!r}")
 
 
 def tau(n: int) -> float:

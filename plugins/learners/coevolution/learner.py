@@ -37,11 +37,6 @@ from mindgames.spec import format_spec, parse_spec, split_plus
 from mindgames.training import save_snapshot
 
 
-def _bounds(inst: Any, attr: attrs.Attribute, value: Any) -> None:
-    if len(value) != 2 or not value[0] <= value[1]:
-        raise ValueError(f"{attr.name} must be [lo, hi] with lo <= hi, got {list(value)!r}")
-
-
 @attrs.frozen
 class CoevolutionLearner(Learner):
     """Co-evolution by self-play with self-adaptive mutation and an evolvable encoding option."""
@@ -63,12 +58,14 @@ class CoevolutionLearner(Learner):
     max_plies: int = attrs.field(default=200, validator=v.gt(0))
     #: initial step size of every weight; uniform range of the initial weights of parents 1..
     sigma: float = attrs.field(default=0.05, validator=v.gt(0.0))
-    init: tuple[float, float] = attrs.field(default=(-0.2, 0.2), validator=_bounds)
+    init: tuple[float, float] = attrs.field(default=(-0.2, 0.2), validator=evolve.ordered_pair)
     #: an encoding option that evolves too ("king": raw32's K); None: none does
     king_option: str | None = None
     king_start: float = 2.0
     king_step: float = attrs.field(default=0.1, validator=v.ge(0.0))
-    king_bounds: tuple[float, float] = attrs.field(default=(1.0, 3.0), validator=_bounds)
+    king_bounds: tuple[float, float] = attrs.field(
+        default=(1.0, 3.0), validator=evolve.ordered_pair
+    )
     #: checkpoint (and snapshot the best) every this many generations (0: at the end only)
     checkpoint_every: int = attrs.field(default=1, validator=v.ge(0))
     #: processes that play the games (1: in this process); a Dask scheduler address
