@@ -122,7 +122,8 @@ class LayeredLearner(Learner):
         size, generations = DEFAULTS[self.fitter]
         return pop.PopulationOptions(
             self.fitter, self.population or size, self.generations or generations,
-            tuple(self.mutation_low), self.mutation_high, tuple(self.init), self.discard,
+            (self.mutation_low[0], self.mutation_low[1]), self.mutation_high,
+            (self.init[0], self.init[1]), self.discard,
             self.elite, self.survive, self.pass_epochs, self.fit,
         )  # fmt: skip
 
