@@ -188,7 +188,11 @@ def require(needs: Iterable[str], model: Model, *, who: str) -> None:
 class Evaluator:
     """An encoding of a game plus a model: ``evaluate(state)`` in [-1, 1] for the side to move."""
 
-    __slots__ = ("_encode", "_value", "encoding", "fast", "model")
+    __slots__ = ("encoding", "evaluate", "fast", "model")
+
+    #: value of one state for the side to move (the pure-Python path when there is one): a
+    #: function made once here, so that a search leaf costs one call and no attribute look-ups
+    evaluate: Callable[[State], float]
 
     def __init__(self, encoding: Encoding, model: Model) -> None:
         self.encoding = encoding
@@ -197,23 +201,27 @@ class Evaluator:
         value_py = model.value_py if isinstance(model, FastValue) else None
         #: whether ``evaluate`` takes the pure-Python path (``encode_py`` and ``value_py``)
         self.fast = encode_py is not None and value_py is not None
-        self._value: Callable[[Any], float] = model.value
-        self._encode: Callable[[State], Any] = encoding.encode
+        value, encode = model.value, encoding.encode
         if encode_py is not None and value_py is not None:
             # the pure-Python single-position path (module docstring): same values, no numpy
-            self._encode, self._value = encode_py, value_py
+            fast_value = value_py
+
+            def evaluate(state: State) -> float:
+                return fast_value(encode_py(state))
+
         elif encode_py is not None:
             # the model needs numpy, but one array from Python floats beats a numpy encoding
             array = np.array
 
-            def encode(state: State) -> np.ndarray:
-                return array(encode_py(state), dtype=float)
+            def evaluate(state: State) -> float:
+                return value(array(encode_py(state), dtype=float))
 
-            self._encode = encode
+        else:
 
-    def evaluate(self, state: State) -> float:
-        """Value of one state for the side to move (the pure-Python path when there is one)."""
-        return self._value(self._encode(state))
+            def evaluate(state: State) -> float:
+                return value(encode(state))
+
+        self.evaluate = evaluate
 
     def evaluate_batch(self, states: Sequence[State]) -> np.ndarray:
         if not states:

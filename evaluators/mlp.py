@@ -142,22 +142,24 @@ class MLP(Model):
         else:
             self._fast = (w, b, self._wo, float(self._bo[0]))
 
+    # Products are ``ndarray.dot``, not ``@``: the same BLAS call and the same bits (checked on
+    # random shapes), but on these small arrays ``@`` costs 0.4-0.8 us more per call.
     def value(self, x: np.ndarray) -> float:
         if self._one:  # the common case: one hidden layer, as few numpy calls as possible
             if self._fast is None:
                 self._prepare()
             w, b, wo, bo = self._fast  # type: ignore[misc]
-            z = w @ x
+            z = w.dot(x)
             z += b
             np.tanh(z, out=z)
-            a = float(wo @ z) + bo
+            a = float(wo.dot(z)) + bo
         else:
             h = x
             for w, b in self._layers:
-                h = self._act(w @ h + b)
-            a = float(self._wo @ h) + float(self._bo[0])
+                h = self._act(w.dot(h) + b)
+            a = float(self._wo.dot(h)) + float(self._bo[0])
         if self._d is not None:
-            a += float(self._d @ x)
+            a += float(self._d.dot(x))
         if self.input_sum:
             a += float(np.sum(x))
         return math.tanh(a)
@@ -172,13 +174,13 @@ class MLP(Model):
         hs = [xs]
         h = xs
         for w, b in self._layers:
-            z = h @ w.T
+            z = h.dot(w.T)
             z += b
             h = self._act(z)
             hs.append(h)
-        a = h @ self._wo + self._bo[0]
+        a = h.dot(self._wo) + self._bo[0]
         if self._d is not None:
-            a += xs @ self._d
+            a += xs.dot(self._d)
         if self.input_sum:
             a += xs.sum(axis=1)
         return hs, a
@@ -216,11 +218,11 @@ class MLP(Model):
         hs = [x]
         h = x
         for w, b in self._layers:
-            h = self._act(w @ h + b)
+            h = self._act(w.dot(h) + b)
             hs.append(h)
-        a = float(self._wo @ h) + float(self._bo[0])
+        a = float(self._wo.dot(h)) + float(self._bo[0])
         if self._d is not None:
-            a += float(self._d @ x)
+            a += float(self._d.dot(x))
         if self.input_sum:
             a += float(x.sum())
         v = math.tanh(a)
@@ -237,7 +239,7 @@ class MLP(Model):
             np.multiply.outer(delta, hs[i], out=grad[ws].reshape(w.shape))
             grad[bs] = delta
             if i:
-                delta = (delta @ w) * self._dact(hs[i])
+                delta = delta.dot(w) * self._dact(hs[i])
         return v, (grad if self._live is None else grad[self._live])
 
     def value_and_grad_batch(self, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -259,7 +261,7 @@ class MLP(Model):
             grads[:, ws] = (delta[:, :, None] * below[:, None, :]).reshape(n, -1)
             grads[:, bs] = delta
             if i:
-                delta = (delta @ self._layers[i][0]) * self._dact(below)
+                delta = delta.dot(self._layers[i][0]) * self._dact(below)
         return v, (grads if self._live is None else grads[:, self._live])
 
     # --- files -----------------------------------------------------------------------------
