@@ -118,6 +118,14 @@ class BatchDifferentiable(Protocol):
 
 
 @runtime_checkable
+class AddParams(Protocol):
+    """A parametric model that adds a change to its vector in place (optional): the same
+    values as ``set_params(get_params() + change)`` without the copies (TD's update)."""
+
+    def add_params(self, change: np.ndarray) -> None: ...
+
+
+@runtime_checkable
 class FastValue(Protocol):
     """A model with the pure-Python single-position path (optional; see the module docstring)."""
 

@@ -206,6 +206,14 @@ class MLP(Model):
             self._p[self._live] = params
         self._fast = None
 
+    def add_params(self, change: np.ndarray) -> None:
+        """``set_params(get_params() + change)`` in place (``AddParams``)."""
+        if self._live is None:
+            self._p += change
+        else:
+            self._p[self._live] += change
+        self._fast = None
+
     def param_groups(self) -> list[tuple[str, int, int]]:
         """``(name, size, fan_in)`` per layer, in ``get_params`` order (per-layer step sizes)."""
         return list(self._groups)

@@ -40,7 +40,7 @@ def kalah14(game: Kalah, options: Kalah14Options) -> Encoding:
         return np.array(game.fields_from_mover(state), dtype=float) * factor
 
     def encode_batch(states: Sequence[KalahState]) -> np.ndarray:
-        return np.array([game.fields_from_mover(s) for s in states], dtype=float) * factor
+        return game.fields_batch(states) * factor
 
     return Encoding("kalah14", columns, encode, encode_batch)
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
+import numpy as np
 
 from mindgames.errors import IllegalMoveError, NotationError
 from mindgames.game import Game
@@ -24,6 +25,8 @@ from mindgames.game import Game
 KalahState = tuple[int, int, int]
 
 _NUMBER = re.compile(r"-?[0-9]{1,6}")
+#: ``fields_batch`` unpacks with numpy from this many states on (fewer: Python is faster)
+BATCH_FROM = 10
 
 
 def _count(text: str) -> int:
@@ -52,6 +55,13 @@ class Tables:
             self.pit_mask[0] |= self.mask << self.shift[i]
             self.pit_mask[1] |= self.mask << self.shift[m + 1 + i]
         self.all_pits = self.pit_mask[0] | self.pit_mask[1]
+        #: the fields in each side's view (``fields_from_mover``): their order and shifts
+        order = (list(range(n)), list(range(m + 1, n)) + list(range(m + 1)))
+        self.view_order = np.array(order, dtype=np.intp)
+        self.view_shifts = tuple(tuple(self.shift[k] for k in o) for o in order)
+        #: bytes of a packed position and the value of each bit of a field (``fields_batch``)
+        self.bytes = (n * b + 7) // 8
+        self.powers = (1 << np.arange(b)).astype(np.int64)
         self.delta: list[list[int]] = []
         self.last: list[list[int]] = []
         for f in range(n):
@@ -338,6 +348,25 @@ class Kalah(Game):
             return f
         m = self.pits
         return f[m + 1 :] + f[: m + 1]
+
+    def fields_batch(self, states: Sequence[KalahState]) -> np.ndarray:
+        """``fields_from_mover`` of many states as one integer array, a row per state.
+
+        A few states by shifts in Python; from ``BATCH_FROM`` on, every packed int's bytes
+        unpacked at once by numpy (lockstep self-play values many successors per step).
+        """
+        t = self._tables
+        if len(states) < BATCH_FROM:
+            mask, views = t.mask, t.view_shifts
+            return np.array(
+                [[(p >> s) & mask for s in views[side]] for p, side, _ in states], dtype=np.int64
+            )
+        n, size = len(states), t.bytes
+        raw = np.frombuffer(b"".join([s[0].to_bytes(size, "little") for s in states]), np.uint8)
+        bits = np.unpackbits(raw.reshape(n, size), axis=1, bitorder="little")
+        f = bits[:, : t.fields * t.bits].reshape(n, t.fields, t.bits).dot(t.powers)
+        sides = np.fromiter([s[1] for s in states], dtype=np.intp, count=n)
+        return np.take_along_axis(f, t.view_order[sides], axis=1)
 
 
 def sweep(t: Tables, pos: int) -> int:

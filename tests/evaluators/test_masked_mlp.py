@@ -87,3 +87,19 @@ def test_bad_groups_are_refused_naming_the_problem():
         build_evaluator(registry, game, {**FOGEL, "groups": "rings"})
     with pytest.raises(ConfigError, match="no column 'sq99'"):
         mlp.create(mlp.MLPConfig(hidden=[1], groups=[["sq99"]]), ["sq1"], np.random.default_rng())
+
+
+@pytest.mark.parametrize("spec", [FOGEL, {"model": "mlp", "encoding": "raw32", "hidden": [10]}])
+def test_add_params_is_set_params_of_the_sum(spec):
+    """TD's in-place update: the same parameters and values as get, add and set."""
+    game = get_registry().game("checkers")
+    one = build_evaluator(get_registry(), game, spec, seed=3)
+    two = build_evaluator(get_registry(), game, spec, seed=3)
+    change = np.random.default_rng(4).normal(size=one.model.get_params().size) * 0.1
+    state = game.initial_state()
+    one.evaluate(state)  # the scalar path's prepared weights must be dropped too
+    one.model.add_params(change)
+    two.model.set_params(two.model.get_params() + change)
+    assert np.array_equal(one.model.get_params(), two.model.get_params())
+    assert np.array_equal(one.model.arrays()["params"], two.model.arrays()["params"])
+    assert one.evaluate(state) == two.evaluate(state)

@@ -81,3 +81,23 @@ def test_every_encoding_sees_the_board_from_the_movers_side(pits, seeds, empty_c
         a, b = enc.encode(state), enc.encode(twin)
         assert a.shape == (enc.width,) and np.all(np.isfinite(a))
         assert np.array_equal(a, b), info.name
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(1, 16), st.integers(1, 32), st.integers(0, 2**32 - 1), st.integers(1, 40)
+)
+def test_fields_batch_equals_fields_from_mover_both_ways(pits, seeds, seed, count):
+    """Few states take the Python path, many the numpy unpacking: both give the fields."""
+    game = Kalah(pits=pits, seeds=seeds)
+    rng = np.random.default_rng(seed)
+    states, state = [], game.initial_state()
+    while len(states) < count:
+        states.append(state)
+        kids = game.children(state)
+        state = game.initial_state() if not kids else kids[int(rng.integers(len(kids)))][1]
+    expected = np.array([game.fields_from_mover(s) for s in states])
+    for part in (states[:3], states):
+        assert np.array_equal(game.fields_batch(part), expected[: len(part)])
+    x = encoding(game, "kalah14").encode_batch(states)
+    assert np.array_equal(x, np.array([encoding(game, "kalah14").encode(s) for s in states]))

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from mindgames.errors import ConfigError, MindgamesError
-from mindgames.model import Model, as_parametric, param_groups_of
+from mindgames.model import AddParams, Model, as_parametric, param_groups_of
 
 
 class TDUpdate:
@@ -39,6 +39,8 @@ class TDUpdate:
         self.velocity = np.zeros_like(alpha)
         self.p = 0.0
         self.trace = np.zeros_like(alpha)
+        #: the model's in-place addition when it has one (``AddParams``), else None
+        self._add = model.add_params if isinstance(model, AddParams) else None
 
     def begin(self, value: float, grad: np.ndarray) -> None:
         """The first position of a game: the trace restarts at its gradient."""
@@ -69,7 +71,10 @@ class TDUpdate:
                 carry = np.where(np.sign(carry) == np.sign(change), carry, 0.0)
             change = change + carry
             self.velocity = change
-        self.model.set_params(self.model.get_params() + change)
+        if self._add is not None:
+            self._add(change)
+        else:
+            self.model.set_params(self.model.get_params() + change)
 
 
 def alpha_vector(model: Model, inputs: int, alpha: float | list[float] | None) -> np.ndarray:
