@@ -16,6 +16,8 @@ registered game. It plays seeded random games and checks, at every position visi
 * every encoding returns a finite vector of its declared number of named columns, and its fast
   paths equal it: ``encode_py`` at each position, the batch encoder over each playout;
 * the perft counts a game declares (``Game.known_perft``) hold;
+* a game drawn as a board (``mindgames.board.DrawsBoard``) has distinct cell keys, and every
+  legal move's clicks are cells of its board, different for different moves;
 * the same seed gives the same playout.
 """
 
@@ -28,6 +30,7 @@ from collections.abc import Callable
 import attrs
 import numpy as np
 
+from mindgames.board import DrawsBoard
 from mindgames.errors import ConformanceError
 from mindgames.game import CountsPieces, Encoding, Game, State
 
@@ -54,6 +57,7 @@ CHECKS = (
     "encodings have their declared columns",
     "encode_py and the batch encoder equal encode",
     "known perft counts",
+    "board cells and move clicks",
     "same seed, same playout",
 )
 
@@ -147,6 +151,21 @@ def _check_captures(game: Game, state: State, kids: list[tuple[object, State]]) 
             raise _fail(game, state, f"capture_pending is {pending} but the moves disagree")
 
 
+def _check_board(game: Game, state: State, moves: list) -> None:
+    """Distinct cell keys; every move's clicks are cells of the board, one path per move."""
+    if not isinstance(game, DrawsBoard):
+        return
+    keys = [cell.key for cell in game.board(state).cells if cell.key]
+    if len(set(keys)) != len(keys):
+        raise _fail(game, state, "two cells of the board picture have the same key")
+    paths = [tuple(game.move_cells(state, move)) for move in moves]
+    if len(set(paths)) != len(paths):
+        raise _fail(game, state, "two legal moves have the same clicks (move_cells)")
+    for path in paths:
+        if not path or any(key not in keys for key in path):
+            raise _fail(game, state, f"move_cells {path!r} are not cells of the board")
+
+
 def _check_state(game: Game, state: State, encodings: list[Encoding]) -> None:
     try:
         hash(state)
@@ -164,6 +183,7 @@ def _check_state(game: Game, state: State, encodings: list[Encoding]) -> None:
     if kids != [(move, game.play(state, move)) for move in moves]:
         raise _fail(game, state, "children differ from legal_moves with play")
     _check_captures(game, state, kids)
+    _check_board(game, state, moves)
     if game.turns_alternate and any(game.to_move(c) == game.to_move(state) for _, c in kids):
         raise _fail(game, state, "a move keeps the turn, but the game declares turns_alternate")
     if game.is_terminal(state):

@@ -154,10 +154,12 @@ def _best_reader(path: Path, registry: Registry) -> tuple[Game, list[dict[str, A
 
 
 def _moves_between(game: Game, states: Sequence[State], where: str) -> tuple[str, ...]:
-    """The move texts that lead from each state to the next."""
+    """The move texts that lead from each state to the next, matched by ``search_key``: a record
+    reader may keep other counters than ``play`` (the PDN replay's repetition history)."""
     moves = []
     for ply, (before, after) in enumerate(itertools.pairwise(states), 1):
-        found = [m for m, child in game.children(before) if child == after]
+        key = game.search_key(after)
+        found = [m for m, child in game.children(before) if game.search_key(child) == key]
         if not found:
             raise GameRecordError(f"{where}, ply {ply}: no legal move leads to the next position")
         moves.append(game.move_text(before, found[0]))

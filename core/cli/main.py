@@ -71,7 +71,7 @@ def _register_core_commands() -> None:
         for command in module.COMMANDS:
             cli.add_command(command)
     optionals = ("analyse", "data", "measure", "newgame", "play", "show", "tournament", "train")
-    for optional in optionals:
+    for optional in (*optionals, "plot", "serve"):
         try:
             module = __import__(f"mindgames.cli.{optional}", fromlist=["COMMANDS"])
         except ModuleNotFoundError:

@@ -24,10 +24,13 @@ from typing import Any, ClassVar
 
 import attrs
 
+from mindgames.board import Board
 from mindgames.config import shorten
 from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
 from mindgames.game import Game
 from mindgames.games.draughts import engine
+from mindgames.games.draughts.board import board as board_picture
+from mindgames.games.draughts.board import move_cells as move_squares
 from mindgames.games.draughts.engine import BOARD, CAPTURED, PROMO, SQ
 from mindgames.games.draughts.successors import children as _children
 
@@ -325,6 +328,14 @@ class Draughts(Game):
         lines.append("    a b c d e f g h")
         lines.append(f"{self.player_names[side]} to move (b/w men, B/W kings)")
         return "\n".join(lines)
+
+    def board(self, state: DraughtsState) -> Board:
+        """The position as a board picture (``mindgames.board.DrawsBoard``)."""
+        return board_picture(state)
+
+    def move_cells(self, state: DraughtsState, move: DraughtsMove) -> tuple[str, ...]:
+        """The squares a player clicks to make ``move``."""
+        return move_squares(move)
 
 
 def is_capture(move: DraughtsMove) -> bool:

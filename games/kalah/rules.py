@@ -19,8 +19,11 @@ from typing import Any
 import attrs
 import numpy as np
 
+from mindgames.board import Board
 from mindgames.errors import IllegalMoveError, NotationError
 from mindgames.game import Game
+from mindgames.games.kalah.board import board as board_picture
+from mindgames.games.kalah.board import move_cells as move_pit
 
 KalahState = tuple[int, int, int]
 
@@ -339,6 +342,14 @@ class Kalah(Game):
                 f"{'South' if state[1] == 0 else 'North'} to move (pits 1-{m})",
             ]
         )
+
+    def board(self, state: KalahState) -> Board:
+        """The position as a board picture (``mindgames.board.DrawsBoard``)."""
+        return board_picture(self.t.unpack(state[0]), self.pits)
+
+    def move_cells(self, state: KalahState, move: int) -> tuple[str, ...]:
+        """The pit the mover clicks to sow ``move``."""
+        return move_pit(state[1], move)
 
     # --- helpers for encodings ------------------------------------------------------------
     def fields_from_mover(self, state: KalahState) -> list[int]:

@@ -129,7 +129,46 @@ class WrongPerft(TicTacToe):
         return [(None, (9, 72, 505))]
 
 
+@attrs.frozen
+class DrawnTicTacToe(TicTacToe):
+    """Tic-tac-toe drawn as a 3x3 board whose cells are keyed by their index."""
+
+    def board(self, state):
+        from mindgames.board import Board, Cell
+
+        cells = [Cell(self.key(i), i // 3, i % 3, piece=(c - 1 if c else None)) for i, c in
+                 enumerate(state[0])]
+        return Board(3, 3, tuple(cells))
+
+    def key(self, i):
+        return str(i)
+
+    def move_cells(self, state, move):
+        return (str(move),)
+
+
+@attrs.frozen
+class SameKeys(DrawnTicTacToe):
+    def key(self, i):
+        return str(i % 8)
+
+
+@attrs.frozen
+class SameClicks(DrawnTicTacToe):
+    def move_cells(self, state, move):
+        return (str(min(move, 7)),)
+
+
+@attrs.frozen
+class ClicksOffTheBoard(DrawnTicTacToe):
+    def move_cells(self, state, move):
+        return (f"cell {move}",)
+
+
 PLANTED = [
+    ("board cells with one key", SameKeys, None, "two cells of the board picture have the same"),
+    ("two moves with one click", SameClicks, None, "two legal moves have the same clicks"),
+    ("clicks off the board", ClicksOffTheBoard, None, "are not cells of the board"),
     ("batch encoder differs", TicTacToe, cells(encode_batch_fn=_off_batch), "batch encoder"),
     (
         "encode_py differs",
@@ -164,6 +203,7 @@ def test_the_sound_game_passes_with_all_three_encoding_paths():
             return [(None, (9, 72, 504, 3024)), ("XO....... x", (7, 42))]
 
     check_game(KnowsPerft(), [cells()], playouts=5)
+    check_game(DrawnTicTacToe(), [cells()], playouts=5)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,57 @@
+"""``mindgames serve``: a local web page to play any installed game against an agent with the
+mouse, and to replay recorded games (``core/web``)."""
+
+from __future__ import annotations
+
+import click
+
+from mindgames.cli.common import SEED
+from mindgames.errors import MindgamesError
+
+
+@click.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port; the address is printed).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind: this machine only unless you give another.")
+@click.option("--agent", "agent", metavar="SPEC",
+              help="The opponent's agent spec (default: alphabeta:depth=4,eval=material, or "
+              "random for a game without a material encoding); the page can change it.")
+@click.option("--replay", "replays", multiple=True, type=click.Path(exists=True),
+              help="Recorded games to offer for replay: a tournament directory, its "
+              "results.jsonl, or a game record file such as PDN (repeatable).")
+@click.option("--rules", metavar="GAME",
+              help="The game of --replay record files such as PDN (default: the first "
+              "installed game that reads the file).")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="Seed of the agents' random choices (same game, same replies).")
+def serve(
+    port: int, host: str, agent: str | None, replays: tuple[str, ...], rules: str | None, seed: int
+) -> None:
+    """Serve a page to play any installed game against an agent, and to replay games.
+
+    Open the printed address in a browser; Ctrl-C stops the server.
+    """
+    from mindgames.registry import get_registry
+    from mindgames.replays import read_games
+    from mindgames.web.app import App
+    from mindgames.web.app import serve as make_server
+
+    registry = get_registry()
+    recorded = [g for path in replays for g in read_games(path, registry, rules)]
+    app = App(registry, agent=agent, seed=seed, replays=recorded)
+    try:
+        server = make_server(app, host, port)
+    except OSError as exc:
+        raise MindgamesError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    address = f"http://{host}:{server.server_port}/"
+    click.echo(f"mindgames serve: {address}  ({len(recorded)} recorded games; Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("stopped")
+    finally:
+        server.server_close()
+
+
+COMMANDS = (serve,)

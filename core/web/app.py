@@ -1,0 +1,249 @@
+"""The WSGI app of ``mindgames serve`` and its server (the standard library's ``wsgiref``).
+
+Routes (JSON in and out; the API is described in docs/serve.md)::
+
+    GET  /                   the page            GET  /static/NAME   its script and style
+    GET  /api/games          games, default agent and recorded games to replay
+    POST /api/new            {game, start?}                    -> the position's view
+    POST /api/state          {game, start?, moves}             -> the view (legal moves...)
+    POST /api/move           {game, start?, moves, move|cells} -> the view after the move
+    POST /api/agent          {game, start?, moves, agent?}     -> the view after the agent's move
+    GET  /api/replay/N       recorded game N: {game, title, start, moves, result}
+
+A bad request gets a 4xx status and ``{"error": one line}``; a bug in mindgames gets 500 and
+the same shape (its traceback goes to the server's log, never to the page). POSTs must be JSON
+(``Content-Type: application/json``), which a page from another site cannot send without the
+browser asking first, so no other site can play moves through a user's server.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from importlib import resources
+from socketserver import ThreadingMixIn
+from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from mindgames.board import DrawsBoard
+from mindgames.errors import MindgamesError
+from mindgames.registry import Registry
+from mindgames.replays import RecordedGame
+from mindgames.web.session import Agents, RequestError, move_from, played, position, view
+
+#: the largest request body read (bytes)
+MAX_BODY = 1 << 20
+STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    500: "Internal Server Error",
+}
+
+StartResponse = Callable[..., Any]
+
+
+def default_agent(registry: Registry, game: str) -> str:
+    """A reasonable opponent: alpha-beta on material when the game has it, else random."""
+    if (game, "material") in registry.encodings:
+        return "alphabeta:depth=4,eval=material"
+    return "random"
+
+
+def title(game: RecordedGame) -> str:
+    """One line naming a recorded game: number, players, result and what else is known."""
+    first, second = game.players
+    about = f", {game.about}" if game.about else ""
+    return f"#{game.number} {first} vs {second} ({game.result}{about})"
+
+
+def recorded(game: RecordedGame) -> dict[str, Any]:
+    """A recorded game as the page replays it: its game spec, start (None: initial), moves."""
+    rules, start = game.game, game.states[0]
+    initial = rules.search_key(start) == rules.search_key(rules.initial_state())
+    return {
+        "game": rules.spec(),
+        "title": title(game),
+        "start": None if initial else rules.position_text(start),
+        "moves": list(game.moves),
+        "result": game.result,
+    }
+
+
+class App:
+    """The WSGI application: the page, its files and the JSON API."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        agent: str | None = None,
+        seed: int = 0,
+        replays: Sequence[RecordedGame] = (),
+    ) -> None:
+        self.registry = registry
+        self.agent = agent
+        self.agents = Agents(registry, seed)
+        self.replays = list(replays)
+        self.routes: dict[tuple[str, str], Callable[[Any], Any]] = {
+            ("GET", "/api/games"): self.games,
+            ("POST", "/api/new"): self.new,
+            ("POST", "/api/state"): self.state,
+            ("POST", "/api/move"): self.move,
+            ("POST", "/api/agent"): self.reply,
+        }
+
+    # --- API -------------------------------------------------------------------------------
+    def games(self, _: Any) -> dict[str, Any]:
+        games = []
+        for name, entry in sorted(self.registry.games.items()):
+            game = self.registry.game(name)
+            games.append(
+                {
+                    "name": name,
+                    "description": entry.record.description,
+                    "board": isinstance(game, DrawsBoard),
+                    "players": list(game.player_names),
+                    "agent": self.agent or default_agent(self.registry, name),
+                }
+            )
+        replays = [
+            {"number": n, "title": title(g), "game": g.game.spec()}
+            for n, g in enumerate(self.replays)
+        ]
+        return {"games": games, "replays": replays}
+
+    def new(self, body: dict[str, Any]) -> dict[str, Any]:
+        return view(position(self.registry, {**body, "moves": []}))
+
+    def state(self, body: dict[str, Any]) -> dict[str, Any]:
+        return view(position(self.registry, body))
+
+    def move(self, body: dict[str, Any]) -> dict[str, Any]:
+        p = position(self.registry, body)
+        return view(played(p, move_from(p, body)))
+
+    def reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        p = position(self.registry, body)
+        spec = body.get("agent") or self.agent or default_agent(self.registry, p.game.name)
+        if not isinstance(spec, str):
+            raise RequestError("'agent' must be an agent spec such as random")
+        after, reply = self.agents.reply(p, spec)
+        return {**view(after), "reply": reply}
+
+    def replay(self, number: str) -> dict[str, Any]:
+        if not number.isdigit() or int(number) >= len(self.replays):
+            raise RequestError(f"no recorded game {number!r} (there are {len(self.replays)})", 404)
+        return recorded(self.replays[int(number)])
+
+    # --- WSGI ------------------------------------------------------------------------------
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        method = environ.get("REQUEST_METHOD", "GET")
+        path = environ.get("PATH_INFO", "/")
+        try:
+            if path in ("/", "/index.html"):
+                self._only(method, "GET")
+                return self._file(start_response, "index.html", "text/html")
+            if path.startswith("/static/"):
+                self._only(method, "GET")
+                name = path.removeprefix("/static/")
+                if name not in STATIC:
+                    raise RequestError(f"no file {path}", 404)
+                return self._file(start_response, name, STATIC[name])
+            if path.startswith("/api/replay/"):
+                self._only(method, "GET")
+                return self._json(start_response, 200, self.replay(path.rsplit("/", 1)[1]))
+            handler = self.routes.get((method, path))
+            if handler is None:
+                allowed = [m for m, p in self.routes if p == path]
+                if allowed:
+                    raise RequestError(f"{path} takes {' or '.join(allowed)}, not {method}", 405)
+                raise RequestError(f"no such page or API: {path}", 404)
+            body = self._body(environ) if method == "POST" else None
+            return self._json(start_response, 200, handler(body))
+        except RequestError as exc:
+            return self._json(start_response, exc.status, {"error": str(exc)})
+        except MindgamesError as exc:
+            return self._json(start_response, 400, {"error": str(exc)})
+        except Exception as exc:  # a bug: logged with its traceback, one line to the page
+            traceback.print_exc(file=environ["wsgi.errors"])
+            message = f"internal error ({type(exc).__name__}: {exc}); see the server's log"
+            return self._json(start_response, 500, {"error": message})
+
+    @staticmethod
+    def _only(method: str, allowed: str) -> None:
+        if method != allowed:
+            raise RequestError(f"this page takes {allowed}, not {method}", 405)
+
+    @staticmethod
+    def _body(environ: dict[str, Any]) -> dict[str, Any]:
+        kind = environ.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise RequestError(f"the API takes application/json, not {kind or 'no type'}", 415)
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            raise RequestError("bad Content-Length") from None
+        if length > MAX_BODY:
+            raise RequestError(f"the request is larger than {MAX_BODY} bytes", 413)
+        raw = environ["wsgi.input"].read(length) if length > 0 else b""
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise RequestError(f"the request is not JSON: {exc}") from None
+        if not isinstance(body, dict):
+            raise RequestError("the request must be a JSON object")
+        return body
+
+    @staticmethod
+    def _json(start_response: StartResponse, status: int, data: Any) -> list[bytes]:
+        payload = json.dumps(data).encode("utf-8")
+        start_response(
+            f"{status} {REASONS[status]}",
+            [
+                ("Content-Type", "application/json; charset=utf-8"),
+                ("Content-Length", str(len(payload))),
+                ("Cache-Control", "no-store"),
+            ],
+        )
+        return [payload]
+
+    @staticmethod
+    def _file(start_response: StartResponse, name: str, kind: str) -> list[bytes]:
+        data = resources.files("mindgames.web").joinpath("static", name).read_bytes()
+        start_response(
+            "200 OK",
+            [
+                ("Content-Type", f"{kind}; charset=utf-8"),
+                ("Content-Length", str(len(data))),
+                ("Cache-Control", "no-store"),
+            ],
+        )
+        return [data]
+
+
+class ThreadingServer(ThreadingMixIn, WSGIServer):
+    """wsgiref's server with a thread per request, so a slow agent or an idle browser
+    connection never holds up the page's other requests."""
+
+    daemon_threads = True
+
+
+class QuietHandler(WSGIRequestHandler):
+    """Logs only failed requests (4xx and 5xx), one line each, to the server's stderr."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        if str(code)[:1] in ("4", "5"):
+            super().log_request(code, size)
+
+
+def serve(app: App, host: str, port: int) -> ThreadingServer:
+    """A server of ``app`` bound to ``host:port`` (port 0: a free one); call serve_forever."""
+    server = make_server(host, port, app, server_class=ThreadingServer, handler_class=QuietHandler)
+    assert isinstance(server, ThreadingServer)
+    return server
