@@ -165,8 +165,13 @@ def run_labelling(
     on_labels: Callable[[int], None] | None = None,
     chunk: int | None = None,
     workers: int = 1,
+    on_start: Callable[[int, int], None] | None = None,
 ) -> DataSet:
-    """Label every position of ``data`` not yet in the journal; write the result to ``out``."""
+    """Label every position of ``data`` not yet in the journal; write the result to ``out``.
+
+    ``on_start(done, todo)`` hears how many labels the journal holds and how many are left;
+    ``on_labels(n)`` hears each finished chunk (progress bars).
+    """
     registry = registry or get_registry()
     game, _ = _built(registry, labeller)
     if labeller.kind == "solve" and not getattr(game, "solvable", False):
@@ -175,6 +180,8 @@ def run_labelling(
     identity = _identity(data, labeller, source)
     done = _done(journal, identity, resume, len(data))
     todo = [i for i in range(len(data)) if i not in done]
+    if on_start is not None:
+        on_start(len(done), len(todo))
     size = chunk or max(1, min(32, math.ceil(len(todo) / (4 * max(workers, 1)))))
     chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
     serial = isinstance(executor, SerialExecutor)

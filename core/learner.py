@@ -38,6 +38,11 @@ class Learner(ABC):
     name: ClassVar[str]
     needs: ClassVar[frozenset[str]] = frozenset()
 
+    def planned(self) -> tuple[str, int] | None:
+        """The history's counting field and its value when training ends (``("games", 1000)``),
+        if known beforehand: the length of ``mindgames train``'s progress bar. None: unknown."""
+        return None
+
     @abstractmethod
     def train(
         self,

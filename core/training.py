@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +108,7 @@ def run(
     resume: bool = False,
     registry: Registry | None = None,
     progress: Progress | None = None,
+    on_plan: Callable[[tuple[str, int] | None], None] | None = None,
 ) -> TrainingRun:
     """Train as ``config_path`` says, into ``out`` (default ``runs/<config stem>``).
 
@@ -116,6 +117,7 @@ def run(
     ``resume`` is set, and resuming checks that the config and seed are the ones the run
     started with. SIGINT or SIGTERM stop the run after the learner's next history row with an
     ``Interrupted`` error; ``--resume`` continues it from the learner's last checkpoint.
+    ``on_plan`` hears the learner's ``planned()`` just before training starts (a progress bar).
     """
     registry = registry or get_registry()
     config, raw = load_config(config_path)
@@ -128,6 +130,8 @@ def run(
         with atomic_write(directory / CONFIG_FILE, "w") as fh:
             fh.write(json.dumps(started, indent=2, sort_keys=True) + "\n")
         history = HistoryFile(directory / HISTORY_FILE, resume, progress)
+        if on_plan is not None:
+            on_plan(learner.planned())
         begin = time.perf_counter()
         try:
             result = learner.train(

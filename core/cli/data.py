@@ -9,7 +9,7 @@ import click
 import numpy as np
 
 from mindgames.cli.common import SEED
-from mindgames.cli.tournament import progress
+from mindgames.cli.progress import resumable_progress
 from mindgames.datasets import describe, merge, read_dataset, write_dataset
 from mindgames.errors import MindgamesError
 from mindgames.executors import default_workers, open_executor
@@ -117,12 +117,15 @@ def _label(
     def labelled(count: int) -> None:
         now[0] += count
         for _ in range(count):
-            update({})
+            on_record({})
 
     with (
         stop_on_signals(graceful=False),
         open_executor(n, scheduler) as executor,
-        progress(len(found), "labelling", quiet) as update,
+        resumable_progress("labelling", "positions", quiet, "positions", "label") as (
+            on_start,
+            on_record,
+        ),
     ):
         done = run_labelling(
             found,
@@ -133,6 +136,7 @@ def _label(
             resume=resume,
             on_labels=labelled,
             workers=n,
+            on_start=on_start,
         )
     assert done.labels is not None
     click.echo(

@@ -11,12 +11,8 @@ import click
 
 from mindgames.agent import build_agent
 from mindgames.cli.common import SEED
-from mindgames.cli.tournament import (
-    progress,
-    resumable_progress,
-    scheduler_option,
-    workers_option,
-)
+from mindgames.cli.progress import progress, resumable_progress
+from mindgames.cli.tournament import scheduler_option, workers_option
 from mindgames.curve import CURVE_FILE, CurveSettings, measure, table
 from mindgames.errors import Interrupted, MindgamesError
 from mindgames.executors import default_workers, open_executor

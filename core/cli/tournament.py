@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sys
-import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import click
 
 from mindgames.cli.common import SEED, resumable
+from mindgames.cli.progress import progress, resumable_progress
 from mindgames.errors import ConfigError
 from mindgames.matches import match_plan
 from mindgames.matches import run_match as play_match
@@ -21,57 +17,6 @@ from mindgames.registry import get_registry
 from mindgames.report import standings_text
 from mindgames.tournament import REPORT_JSON, REPORT_MD, load_config, plan
 from mindgames.tournament import run_tournament as play_tournament
-
-
-@contextlib.contextmanager
-def progress(
-    total: int, label: str, quiet: bool, unit: str = "games"
-) -> Iterator[Callable[[dict[str, Any]], None]]:
-    """A progress bar on standard error (``unit`` done, rate, time left); yields the updater."""
-    if quiet or total <= 0 or not sys.stderr.isatty():
-        yield lambda record: None
-        return
-    start = time.perf_counter()
-    done = [0]
-
-    def rate(_: Any) -> str:
-        seconds = time.perf_counter() - start
-        return f"{done[0] / seconds:.1f} {unit}/s" if seconds > 0 and done[0] else ""
-
-    with click.progressbar(
-        length=total,
-        label=label,
-        file=sys.stderr,
-        show_eta=True,
-        show_pos=True,
-        item_show_func=rate,
-    ) as bar:
-
-        def update(record: dict[str, Any]) -> None:
-            done[0] += 1
-            bar.update(1, record)
-
-        yield update
-
-
-@contextlib.contextmanager
-def resumable_progress(
-    label: str, unit: str, quiet: bool
-) -> Iterator[tuple[Callable[[int, int], None], Callable[[dict[str, Any]], None]]]:
-    """Progress of a resumable run whose length is known only once its files are read.
-
-    Yields ``(on_start(done, todo), on_record(record))``: ``on_start`` says what a resume skips
-    (``done`` of ``unit``) and starts a bar of ``todo`` games; ``on_record`` advances it.
-    """
-    updates: list[Callable[[dict[str, Any]], None]] = []
-    with contextlib.ExitStack() as stack:
-
-        def on_start(done: int, todo: int) -> None:
-            if done and not quiet:
-                click.echo(f"resuming: {done} {unit} done, {todo} games to play", err=True)
-            updates.append(stack.enter_context(progress(todo, label, quiet)))
-
-        yield on_start, lambda record: updates[0](record) if updates else None
 
 
 def parse_sprt(text: str | None) -> Sprt | None:

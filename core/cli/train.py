@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from mindgames.cli.common import SEED, resumable
+from mindgames.cli.progress import HistoryBar
 from mindgames.training import run
 
 
@@ -21,19 +22,31 @@ from mindgames.training import run
     help="Run directory (default: runs/<config name>).",
 )
 @click.option("--resume", is_flag=True, help="Continue the run in --out from its checkpoint.")
-@click.option("--quiet", is_flag=True, help="Do not print a line per history row.")
-def train(config: str, seed: int | None, out: str | None, resume: bool, quiet: bool) -> None:
-    """Train the evaluator CONFIG describes; writes DIR/model.npz and DIR/history.jsonl."""
+@click.option("--json", "as_json", is_flag=True, help="Print each history row as a JSON line.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def train(
+    config: str, seed: int | None, out: str | None, resume: bool, as_json: bool, quiet: bool
+) -> None:
+    """Train the evaluator CONFIG describes; writes DIR/model.npz and DIR/history.jsonl.
 
-    def show(row: dict[str, Any]) -> None:
-        if not quiet:
-            click.echo(json.dumps(row, sort_keys=True))
+    On a terminal a progress bar shows the work done, its rate and the time left; --json
+    prints the history rows instead (the summary line then goes to standard error).
+    """
+    with resumable(), HistoryBar("train", quiet or as_json, resume) as bar:
 
-    with resumable():
-        done = run(config, seed=seed, out=out, resume=resume, progress=show)
+        def show(row: dict[str, Any]) -> None:
+            bar.row(row)
+            if as_json:
+                click.echo(json.dumps(row, sort_keys=True))
+
+        done = run(config, seed=seed, out=out, resume=resume, progress=show, on_plan=bar.plan)
+    rows = len(done.result.history)
+    last = done.result.history[-1] if rows else {}
+    where = f"{next(iter(last))} {next(iter(last.values()))}, " if last else ""
     click.echo(
-        f"trained in {done.seconds:.1f} s (seed {done.seed}); model: {done.model_path}; "
-        f"history: {done.history_path}"
+        f"trained in {done.seconds:.1f} s ({where}{rows} history rows, seed {done.seed}); "
+        f"model: {done.model_path}; history: {done.history_path}",
+        err=as_json,
     )
 
 

@@ -59,6 +59,10 @@ class SupervisedLearner(Learner):
     lam: float = attrs.field(default=0.7, validator=[v.ge(0.0), v.le(1.0)])
     alpha: Any = None
 
+    def planned(self) -> tuple[str, int]:
+        """Epochs at most: early stopping may end training sooner."""
+        return ("epoch", self.fit.epochs)
+
     def train(
         self,
         game: Game,

@@ -215,7 +215,7 @@ def test_cli_train_and_resume(registry, tmp_path, monkeypatch):
     config = write_config(tmp_path, games=20)
     out = tmp_path / "cli"
     runner = CliRunner()
-    result = runner.invoke(cli, ["train", str(config), "--out", str(out), "--seed", "5"])
+    result = runner.invoke(cli, ["train", str(config), "--out", str(out), "--seed", "5", "--json"])
     assert result.exit_code == 0, result.output
     assert (out / "model.npz").exists()
     assert result.output.count('"games"') == 2

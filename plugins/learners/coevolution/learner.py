@@ -80,6 +80,9 @@ class CoevolutionLearner(Learner):
             raise ValueError(f"search: expected a searcher spec, got {self.search!r}")
 
     # --- training --------------------------------------------------------------------------
+    def planned(self) -> tuple[str, int]:
+        return ("generation", self.generations)
+
     def train(
         self,
         game: Game,

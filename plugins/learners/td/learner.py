@@ -110,6 +110,9 @@ class TDLearner(Learner):
             raise ValueError("softmax exploration needs 1-ply move choice (no lookahead)")
 
     # --- training --------------------------------------------------------------------------
+    def planned(self) -> tuple[str, int]:
+        return ("games", self.games)
+
     def train(
         self,
         game: Game,
