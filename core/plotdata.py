@@ -3,9 +3,10 @@
 Three kinds of input, told apart by their files:
 
 * a training run (``history.jsonl``, ``core/training.py``): one panel per group of history
-  columns (errors, scores, game length, results, schedules, anything else numeric) against the
-  row's work count (``games``, else ``generation``, ``epoch`` or ``phase``), with clone events
-  (TD's cloning regime: rows with ``cloned`` true) and early stopping's best epoch as markers;
+  columns (errors, scores, game length, results, schedules, data sizes, anything else numeric)
+  against the row's work count (``generation``, else ``games``, ``epoch`` or ``phase``), with
+  events as markers: clones (TD's cloning regime: rows with ``cloned`` true), a new ``stage``
+  (Layered Learning) and early stopping's best epoch;
 * a learning curve (``curve.jsonl``, ``core/curve.py``): Elo with its 95% interval and the score
   against the games trained;
 * a tournament (``report.json``, ``core/report.py``): the crosstable's scores as a heat map and
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +32,12 @@ HISTORY = "history.jsonl"
 CURVE = "curve.jsonl"
 REPORT = "report.json"
 #: the work counts a history row may be drawn against, in order of preference
-X_KEYS = ("games", "generation", "epoch", "phase")
-#: bookkeeping columns that are never drawn as series
-SKIP = frozenset({*X_KEYS, "seconds", "elapsed", "best_epoch", "cloned", "clones"})
+X_KEYS = ("generation", "games", "epoch", "phase")
+#: bookkeeping columns that are never drawn as series (counts, times, events, ranges)
+SKIP = frozenset(
+    {*X_KEYS, "seconds", "elapsed", "start_seconds", "best_epoch", "cloned", "clones", "stage",
+     "stage_generation", "plies"}
+)
 
 
 @attrs.frozen
@@ -67,13 +72,18 @@ def _words(*words: str) -> Callable[[str], bool]:
 
 #: the history panels: title, y label, which columns belong (first match wins)
 GROUPS: tuple[tuple[str, str, Callable[[str], bool]], ...] = (
-    ("error", "error", _words("mse", "loss", "error", "mae")),
+    (
+        "error",
+        "error",
+        lambda k: _words("mse", "mae", "error")(k) or "loss" in k.split("_"),
+    ),
     (
         "scores",
         "points",
-        lambda k: k in {"test", "best", "mean"} or _words("score", "fitness", "accuracy")(k),
+        lambda k: k in {"best", "mean"} or _words("score", "fitness", "accuracy")(k),
     ),
     ("game length", "per game", lambda k: k in {"mean_plies", "mean_pieces"}),
+    ("data", "positions", lambda k: k in {"train", "test", "positions"}),
     ("results", "games", lambda k: k in {"first_wins", "draws", "first_losses"}),
     (
         "schedule",
@@ -112,12 +122,9 @@ def history_panels(rows: Sequence[Mapping[str, Any]], where: str = HISTORY) -> l
     columns = sorted({k for r in rows for k in r if k not in SKIP and _number(r[k]) is not None})
     grouped: dict[str, list[str]] = {}
     for key in columns:
-        title = next(t for t, _, belongs in GROUPS if belongs(key))
+        listed = any(isinstance(r.get(key), list) for r in rows)  # TD's test-game points
+        title = "scores" if listed else next(t for t, _, belongs in GROUPS if belongs(key))
         grouped.setdefault(title, []).append(key)
-    events = tuple((float(r[xk]), "clone") for r in rows if r.get("cloned") is True)
-    best = [r["best_epoch"] for r in rows if isinstance(r.get("best_epoch"), int)]
-    if best and xk == "epoch":
-        events += ((float(best[-1]), "best epoch"),)
     panels = []
     for title, ylabel, _ in GROUPS:
         if title not in grouped:
@@ -126,10 +133,22 @@ def history_panels(rows: Sequence[Mapping[str, Any]], where: str = HISTORY) -> l
         for key in grouped[title]:
             points = [(float(r[xk]), _number(r.get(key))) for r in rows]
             kept = [(x, y) for x, y in points if y is not None]
-            label = "test points (both games)" if key == "test" else key
+            label = "test points (both games)" if title == "scores" and key == "test" else key
             series.append(Series(label, tuple(x for x, _ in kept), tuple(y for _, y in kept)))
-        panels.append(Panel(title, xk, ylabel, tuple(series), events))
+        panels.append(Panel(title, xk, ylabel, tuple(series), _events(rows, xk)))
     return panels
+
+
+def _events(rows: Sequence[Mapping[str, Any]], xk: str) -> tuple[tuple[float, str], ...]:
+    """Clones, the first row of each new stage, early stopping's best epoch."""
+    events = [(float(r[xk]), "clone") for r in rows if r.get("cloned") is True]
+    for before, row in pairwise(rows):
+        if "stage" in row and row["stage"] != before.get("stage"):
+            events.append((float(row[xk]), "new stage"))
+    best = [r["best_epoch"] for r in rows if isinstance(r.get("best_epoch"), int)]
+    if best and xk == "epoch":
+        events.append((float(best[-1]), "best epoch"))
+    return tuple(events)
 
 
 def curve_panels(lines: Sequence[Mapping[str, Any]], where: str = CURVE) -> list[Panel]:

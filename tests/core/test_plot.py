@@ -126,6 +126,41 @@ def test_clone_events_of_the_history_are_markers_on_every_panel(td_run):
         assert [x for x, what in panel.events if what == "clone"] == cloned
 
 
+LAYERED = """\
+game = "kalah:pits=4,seeds=3"
+seed = 2
+eval = { model = "mlp", encoding = "kalah14", hidden = [4] }
+learner = { name = "layered", stages = 2, width = 6, positions = 20, test_positions = 8, \
+deepest = "solve", generations = 2, population = 4, fit = { epochs = 10, min_epochs = 5 } }
+"""
+
+
+def test_a_layered_run_shows_its_errors_and_data_with_its_stages_as_events(tmp_path):
+    (tmp_path / "ll.toml").write_text(LAYERED, encoding="utf-8")
+    rows = read_history(run(tmp_path / "ll.toml", out=tmp_path / "run").directory)
+    panels = {p.title: p for p in history_panels(rows)}
+    assert list(panels) == ["error", "data"]  # stage counters and times are not series
+    assert {s.label for s in panels["data"].series} == {"train", "test"}  # set sizes, not scores
+    assert all(s.label.endswith("_mse") for s in panels["error"].series)
+    second = next(r["generation"] for r in rows if r["stage"] == 2)
+    assert panels["error"].events == ((float(second), "new stage"),)
+    assert panels["error"].xlabel == "generation"
+
+
+def test_coevolution_results_are_not_errors():
+    row = {"generation": 1, "games": 10, "best": 3.0, "mean": -1.0, "first_wins": 5, "draws": 1,
+           "first_losses": 4, "mean_plies": 30.0, "offspring_kept": 2, "sigma_mean": 0.05,
+           "seconds": 1.0, "elapsed": 1.0}  # fmt: skip
+    panels = {p.title: [s.label for s in p.series] for p in history_panels([row, row])}
+    assert panels == {
+        "scores": ["best", "mean"],
+        "game length": ["mean_plies"],
+        "results": ["draws", "first_losses", "first_wins"],
+        "schedule": ["sigma_mean"],
+        "other": ["offspring_kept"],
+    }
+
+
 def test_a_run_with_its_learning_curve_adds_the_elo_panels(td_run, tmp_path):
     measure(td_run, CurveSettings(vs="greedy:eval=material", match_games=4), workers=1)
     out = plot(td_run, tmp_path / "run.svg")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -221,5 +220,18 @@ def test_a_tournaments_games_replay_from_their_openings(tmp_path):
         assert end["position"] == result["final_position"] and end["over"]
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(pytest.main([__file__]))
+def test_serve_refuses_a_busy_port_and_an_unreadable_record_with_one_line(tmp_path):
+    import socket
+
+    from support.cli import one_line_error
+    from support.cli import run as mindgames
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = mindgames("serve", "--port", str(port))
+        one_line_error(done, f"cannot listen on 127.0.0.1:{port}")
+    (tmp_path / "results.jsonl").write_text('{"game": "kalah"}\n', encoding="utf-8")
+    one_line_error(mindgames("serve", "--replay", tmp_path), "not a game result")
+    one_line_error(mindgames("serve", "--replay", tmp_path / "none"), "does not exist")
