@@ -9,6 +9,8 @@ request can only be refused. A request that does not describe a legal game raise
 
 from __future__ import annotations
 
+import re
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -134,6 +136,11 @@ def move_of_cells(game: Any, state: State, cells: tuple[str, ...]) -> Move:
     raise IllegalMoveError(f"illegal: {clicked} (from {cells[0]}: {'; '.join(goes)})")
 
 
+def natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders numbers in text by value: 9-13 before 10-14."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.findall(r"\d+|\D+", text))
+
+
 def result_text(game: Game, state: State) -> str:
     """Who won, for a finished game."""
     first, second = game.returns(state)
@@ -168,7 +175,7 @@ def view(p: Position) -> dict[str, Any]:
         "to_move": None if over else game.to_move(state),
         "over": over,
         "result": result_text(game, state) if over else None,
-        "legal": sorted(legal, key=lambda e: e["text"]),
+        "legal": sorted(legal, key=lambda e: natural(e["text"])),
         "board": board,
         "text": game.render(state),
     }
@@ -182,15 +189,17 @@ class Agents:
         self.seed = seed
         self.size = size
         self._built: OrderedDict[tuple[str, str], Agent] = OrderedDict()
+        self._lock = threading.Lock()  # the server answers requests in threads
 
     def get(self, game: Game, spec: str) -> Agent:
         key = (game.spec(), spec)
-        if key not in self._built:
-            self._built[key] = build_agent(self.registry, game, spec)
-            if len(self._built) > self.size:
-                self._built.popitem(last=False)
-        self._built.move_to_end(key)
-        return self._built[key]
+        with self._lock:
+            if key not in self._built:
+                self._built[key] = build_agent(self.registry, game, spec)
+                if len(self._built) > self.size:
+                    self._built.popitem(last=False)
+            self._built.move_to_end(key)
+            return self._built[key]
 
     def reply(self, p: Position, spec: str) -> tuple[Position, dict[str, Any]]:
         """The agent's move in ``p``: the same game and seed give the same reply."""
