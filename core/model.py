@@ -118,6 +118,17 @@ class BatchDifferentiable(Protocol):
 
 
 @runtime_checkable
+class RowGrads(Protocol):
+    """A batch-differentiable model that defers the gradients (optional): ``values_and_row_grad
+    (xs)`` returns the values ``(n,)`` and a function giving row ``k``'s gradient, equal to
+    ``value_and_grad_batch(xs)[1][k]``; TD's 1-ply move choice wants one row of many."""
+
+    def values_and_row_grad(
+        self, xs: np.ndarray
+    ) -> tuple[np.ndarray, Callable[[int], np.ndarray]]: ...
+
+
+@runtime_checkable
 class AddParams(Protocol):
     """A parametric model that adds a change to its vector in place (optional): the same
     values as ``set_params(get_params() + change)`` without the copies (TD's update)."""

@@ -24,7 +24,7 @@ pre-activation with no weight (their piece differential).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -271,6 +271,35 @@ class MLP(Model):
             if i:
                 delta = delta.dot(self._layers[i][0]) * self._dact(below)
         return v, (grads if self._live is None else grads[:, self._live])
+
+    def values_and_row_grad(
+        self, xs: np.ndarray
+    ) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
+        """``value_and_grad_batch`` when only one row's gradient will be wanted (``RowGrads``):
+        the values now, row ``k``'s gradient on demand, the same numbers as the batch's row."""
+        xs = np.asarray(xs, dtype=float)
+        if not self._one:  # a deeper net's rows (gemv) might differ in the last bits (gemm)
+            v, grads = self.value_and_grad_batch(xs)
+            return v, grads.__getitem__
+        hs, a = self._forward(xs)
+        v = np.tanh(a)
+        w = self._layers[0][0]
+        ws, bs = self._slices[0]
+
+        def row(k: int) -> np.ndarray:
+            dv = 1.0 - v[k] * v[k]
+            x, h = xs[k], hs[1][k]
+            grad = np.empty(self._p.size)
+            np.multiply(h, dv, out=grad[self._out])
+            grad[self._bias_at] = dv
+            if self._d is not None:
+                np.multiply(x, dv, out=grad[self._dslice])
+            delta = dv * self._wo * self._dact(h)
+            np.multiply.outer(delta, x, out=grad[ws].reshape(w.shape))
+            grad[bs] = delta
+            return grad if self._live is None else grad[self._live]
+
+        return v, row
 
     # --- files -----------------------------------------------------------------------------
     def config(self) -> dict[str, Any]:

@@ -205,7 +205,7 @@ class Kalah(Game):
         return out
 
     def is_terminal(self, state: KalahState) -> bool:
-        return not state[0] & self.t.all_pits
+        return not state[0] & self._tables.all_pits
 
     def margin(self, state: KalahState) -> int:
         """South's store minus North's (the final margin once the game is over)."""
@@ -354,11 +354,9 @@ class Kalah(Game):
     # --- helpers for encodings ------------------------------------------------------------
     def fields_from_mover(self, state: KalahState) -> list[int]:
         """Fields seen from the side to move: my pits, my store, their pits, their store."""
-        f = self.t.unpack(state[0])
-        if state[1] == 0:
-            return f
-        m = self.pits
-        return f[m + 1 :] + f[: m + 1]
+        t = self._tables
+        pos, mask = state[0], t.mask
+        return [(pos >> s) & mask for s in t.view_shifts[state[1]]]
 
     def fields_batch(self, states: Sequence[KalahState]) -> np.ndarray:
         """``fields_from_mover`` of many states as one integer array, a row per state.

@@ -93,3 +93,24 @@ def test_masked_mlp_gradient_matches_finite_differences(input_sum):
     assert model.get_params().size == 8 + 4 + 4 * 3 + 3 + 3 + 1
     xs = np.random.default_rng(4).normal(size=(4, 6)) * 0.3
     check(model, xs)
+
+
+@pytest.mark.parametrize("activation", ["tanh", "sigmoid"])
+@pytest.mark.parametrize("direct", [False, True])
+@pytest.mark.parametrize("hidden", [[5], [4, 3]])
+@pytest.mark.parametrize("groups", [None, [["c0", "c1"], ["c2", "c3", "c4"], ["c5", "c0"]]])
+def test_row_gradients_are_the_batch_rows_exactly(activation, direct, hidden, groups):
+    """TD's 1-ply choice asks one row's gradient: the same bits as the batch's row."""
+    columns = [f"c{i}" for i in range(6)]
+    if groups is not None:
+        hidden = [len(groups), *hidden[1:]]
+    config = mlp.MLPConfig(
+        hidden=hidden, activation=activation, direct=direct, groups=groups, init=(-0.5, 0.5)
+    )
+    model = mlp.create(config, columns, np.random.default_rng(6))
+    xs = np.random.default_rng(7).normal(size=(5, 6))
+    values, grads = model.value_and_grad_batch(xs)
+    row_values, row = model.values_and_row_grad(xs)
+    assert np.array_equal(values, row_values)
+    for k in range(len(xs)):
+        assert np.array_equal(row(k), grads[k])

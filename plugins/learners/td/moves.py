@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from mindgames.game import Game, Move, State
+from mindgames.model import RowGrads
 
 #: the reward of a finished game for a side: (final state, side) -> float
 Reward = Callable[[State, int], float]
@@ -24,7 +25,7 @@ class Successors:
     indices of the successors that are not over, in order (those the net values).
     """
 
-    __slots__ = ("kids", "moves", "open", "values")
+    __slots__ = ("kids", "open", "pairs", "values")
 
     def __init__(
         self,
@@ -34,18 +35,23 @@ class Successors:
         children: Sequence[tuple[Move, State]] | None = None,
     ) -> None:
         side = game.to_move(state)
-        pairs = game.children(state) if children is None else children
-        self.moves: list[Move] = [move for move, _ in pairs]
+        self.pairs = pairs = game.children(state) if children is None else children
         self.kids: list[State] = [kid for _, kid in pairs]
         # plain lists: a handful of moves, where numpy calls cost more than they save
         self.values: list[float] = []
         self.open: list[int] = []
+        is_terminal, to_move = game.is_terminal, game.to_move
+        values, opened = self.values, self.open
         for i, kid in enumerate(self.kids):
-            if game.is_terminal(kid):
-                self.values.append(reward(kid, side))
+            if is_terminal(kid):
+                values.append(reward(kid, side))
             else:
-                self.open.append(i)
-                self.values.append(1.0 if game.to_move(kid) == side else -1.0)
+                opened.append(i)
+                values.append(1.0 if to_move(kid) == side else -1.0)
+
+    def move(self, i: int) -> Move:
+        """The move to ``kids[i]``."""
+        return self.pairs[i][0]
 
     def pending(self) -> list[State]:
         """The successors the net must value (those not over), in ``open`` order."""
@@ -105,14 +111,17 @@ def choose(
     pending = succ.pending()
     raw: Any = None
     if pending and grads:
-        raw, gradients = evaluator.model.value_and_grad_batch(
-            evaluator.encoding.encode_batch(pending)
-        )
+        model, xs = evaluator.model, evaluator.encoding.encode_batch(pending)
+        if isinstance(model, RowGrads):  # only the chosen successor's gradient is made
+            raw, gradient = model.values_and_row_grad(xs)
+        else:
+            raw, gradients = model.value_and_grad_batch(xs)
+            gradient = gradients.__getitem__
         succ.fill(raw.tolist())
     elif pending:
         succ.fill(evaluator.evaluate_batch(pending).tolist())
     i = best(rng, succ.values, explore.get("temperature", 0.0))
     if raw is None or i not in succ.open:
-        return succ.moves[i], succ.kids[i], None
+        return succ.move(i), succ.kids[i], None
     k = succ.open.index(i)
-    return succ.moves[i], succ.kids[i], (float(raw[k]), gradients[k])
+    return succ.move(i), succ.kids[i], (float(raw[k]), gradient(k))

@@ -15,7 +15,7 @@ import numpy as np
 
 from mindgames.game import Game, Move, State
 from mindgames.model import BatchDifferentiable, Evaluator
-from mindgames.plugins.learners.td.moves import Reward, Successors, choose, explored, pick
+from mindgames.plugins.learners.td.moves import Reward, Successors, best, choose, explored
 from mindgames.plugins.learners.td.starts import Start, pick_start
 from mindgames.plugins.learners.td.update import TDUpdate
 from mindgames.search import Searcher
@@ -239,6 +239,8 @@ def play_lockstep(
     active = list(range(slots))
     rows: np.ndarray | None = None  # encodings of the active games' states, if known
     gl = update.gamma * update.lam
+    to_move, is_terminal, value_batch = game.to_move, game.is_terminal, model.value_batch
+    temperature, epsilon = explore.get("temperature", 0.0), explore.get("epsilon", 0.0)
     while active:
         idx = np.asarray(active)
         xs = rows if rows is not None else encode_batch([state[g] for g in active])
@@ -248,44 +250,48 @@ def play_lockstep(
             pairs = [model.value_and_grad(x) for x in xs]
             values = np.array([p[0] for p in pairs])
             grads = np.array([p[1] for p in pairs]).reshape(len(pairs), width)
-        sides = np.array([game.to_move(state[g]) for g in active])
-        old = np.array([not fresh[g] for g in active])
-        same = np.where(sides == np.array([side[g] for g in active]), 1.0, -1.0)
-        if old.any():
+        now = [to_move(state[g]) for g in active]
+        olds = [not fresh[g] for g in active]
+        old = np.array(olds)
+        same = np.where(np.array(now) == np.array([side[g] for g in active]), 1.0, -1.0)
+        if any(olds):
             deltas = np.where(old, update.gamma * same * values - prev[idx], 0.0)
-            update.apply(deltas @ traces[idx])
+            update.apply(deltas.dot(traces[idx]))
         decay = np.where(old, gl * same, 0.0)
         traces[idx] = grads + decay[:, None] * traces[idx]
         prev[idx] = values
-        for k, g in enumerate(active):
-            side[g] = int(sides[k])
+        for g, mover in zip(active, now, strict=True):
+            side[g] = mover
             fresh[g] = False
         # every game's successors valued in one batch
         succs = [Successors(game, state[g], reward[g]) for g in active]
-        children = [kid for succ in succs for kid in succ.pending()]
+        children = [succ.kids[i] for succ in succs for i in succ.open]
         child_x = encode_batch(children) if children else np.zeros((0, width))
-        child_v = model.value_batch(child_x).tolist() if children else []
+        child_v = value_batch(child_x).tolist() if children else []
         offset = 0
         keep: list[int] = []
         pick_rows: list[int] = []
         finished: list[tuple[int, float]] = []
         for g, succ in zip(active, succs, strict=True):
-            succ.fill(child_v[offset : offset + len(succ.open)])
-            i = pick(rng, succ.values, explore)
-            state[g] = succ.kids[i]
+            opened = succ.open
+            succ.fill(child_v[offset : offset + len(opened)])
+            i = explored(rng, len(succ.values), epsilon)
+            if i is None:
+                i = best(rng, succ.values, temperature)
+            state[g] = kid = succ.kids[i]
             plies[g] += 1
-            if game.is_terminal(state[g]) or plies[g] >= opts.max_plies:
-                finished.append((g, reward[g](state[g], side[g])))  # NaN: cut, no update
+            if is_terminal(kid) or plies[g] >= opts.max_plies:
+                finished.append((g, reward[g](kid, side[g])))  # NaN: cut, no update
             else:
                 keep.append(g)
-                pick_rows.append(offset + succ.open.index(i))
-            offset += len(succ.open)
+                pick_rows.append(offset + opened.index(i))
+            offset += len(opened)
         restarted: list[int] = []
         if finished:
             done = [g for g, r in finished if not math.isnan(r)]
             if done:
                 rewards = np.array([r for _, r in finished if not math.isnan(r)])
-                update.apply((rewards - prev[done]) @ traces[done])
+                update.apply((rewards - prev[done]).dot(traces[done]))
             for g, _ in finished:
                 finals.append(state[g])
                 lengths.append(plies[g])
