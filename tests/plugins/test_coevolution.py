@@ -81,6 +81,12 @@ def test_the_best_survive_and_ties_go_to_the_parent():
     assert list(evolve.survivors(scores, 4)) == [1, 3, 4, 0]
 
 
+def test_the_best_parent_is_the_best_of_the_first_rows_with_ties_to_the_lower_index():
+    scores = np.array([1.0, 3.0, 3.0, 9.0, 9.0])  # rows 3 and 4 are offspring
+    assert evolve.best_parent(scores, 3) == 1
+    assert evolve.best_parent(scores, 5) == 3
+
+
 def test_opponents_are_drawn_from_the_others_only():
     opponents = evolve.draw_opponents(4, 50, np.random.default_rng(1))
     assert opponents.shape == (4, 50)
@@ -166,7 +172,7 @@ def test_train_writes_history_snapshots_and_a_model_that_plays(tmp_path):
     config.write_text(TINY, encoding="utf-8")
     done = run(config, out=tmp_path / "run")
     assert [row["generation"] for row in read_history(done.directory)] == [1, 2]
-    assert [games for games, _ in snapshots(done.directory)] == [12, 24]
+    assert [games for games, _ in snapshots(done.directory)] == [0, 12, 24]
     agent = f"alphabeta:depth=2,eval=@{done.model_path}"
     out = cli.run("analyse", "kalah:pits=3,seeds=2", "--agent", agent, "--json")
     assert out.returncode == 0, out.stderr
@@ -184,3 +190,20 @@ def test_a_non_parametric_evaluator_is_refused_before_any_game_naming_both(tmp_p
     assert "learner 'coevolution' needs a parametric model" in out.stderr
     assert "model 'material'" in out.stderr
     assert not (tmp_path / "run" / "history.jsonl").exists()
+
+
+def test_snapshot_zero_is_a_parent_of_generation_zero(tmp_path):
+    from mindgames.modelfile import load_evaluator
+
+    learner = _learner(generations=1)
+    result = _train(tmp_path, "gen0", learner, seed=7)
+    first = result.evaluator.model.get_params()  # any row has this size
+    registry = get_registry()
+    initial = learner._initial(np.zeros(first.size), np.random.default_rng(7))
+    _, zero, _ = load_evaluator(tmp_path / "gen0" / "snapshots" / "000000000.npz", registry)
+    saved = zero.model.get_params()
+    # parent 0 starts as the evaluator's weights; parents 1.. as the run's generator drew them
+    start = build_evaluator(registry, registry.game("kalah:pits=3,seeds=2"),
+                            {"model": "mlp", "encoding": "kalah14"}, seed=1).model.get_params()
+    rows = [start, *initial.weights[1:]]
+    assert any(np.array_equal(saved, row) for row in rows)

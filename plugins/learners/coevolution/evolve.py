@@ -88,3 +88,9 @@ def survivors(scores: np.ndarray, count: int) -> np.ndarray:
     before its offspring), so the choice never depends on sort details."""
     order = np.argsort(-np.asarray(scores, dtype=float), kind="stable")
     return order[:count]
+
+
+def best_parent(scores: np.ndarray, parents: int) -> int:
+    """Index of the best-scoring parent (the first ``parents`` rows; ties to the lower index):
+    the best of the generation before, as this generation's games ranked it."""
+    return int(survivors(np.asarray(scores)[:parents], 1)[0])

@@ -106,7 +106,12 @@ class CoevolutionLearner(Learner):
         with open_executor(self.workers, self.scheduler) as executor:
             while done < self.generations:
                 begin = time.perf_counter()
-                population, row = self._generation(game, evaluator, population, rng, executor)
+                population, row, elder = self._generation(
+                    game, evaluator, population, rng, executor
+                )
+                if done == 0:  # generation 0's best, as its games ranked it: the curve's start
+                    first = self.individual(game, evaluator, elder, 0)
+                    save_snapshot(workdir, game, first, 0, {"learner": self.name})
                 done += 1
                 seconds = time.perf_counter() - begin
                 elapsed += seconds
@@ -147,8 +152,9 @@ class CoevolutionLearner(Learner):
     def _generation(
         self, game: Game, evaluator: Evaluator, parents: Population, rng: np.random.Generator,
         executor: Any,
-    ) -> tuple[Population, dict[str, Any]]:  # fmt: skip
-        """Offspring, games, scores, survivors: the next parents and the history row's stats."""
+    ) -> tuple[Population, dict[str, Any], Population]:  # fmt: skip
+        """Offspring, games, scores, survivors: the next parents, the history row's stats and
+        the best of the parents (the generation before, ranked by these games)."""
         children = [
             evolve.mutate(w, s, rng) for w, s in zip(parents.weights, parents.sigmas, strict=True)
         ]
@@ -191,7 +197,8 @@ class CoevolutionLearner(Learner):
         }
         if self.king_option is not None:
             row["king"] = round(float(survivors.kings[0]), 6)
-        return survivors, row
+        elder = everyone.take(np.array([evolve.best_parent(scores, self.parents)]))
+        return survivors, row, elder
 
     # --- individuals ----------------------------------------------------------------------
     def encoding_spec(self, evaluator: Evaluator, king: float) -> str:

@@ -15,7 +15,7 @@ fixed player's view and turned into the side to move's. See docs/learners.md for
 
 Modules by job: ``learner`` (options, training loop), ``update`` (the maths above), ``moves``
 (successor valuation and move pick), ``selfplay`` (the game drivers), ``checkpoint`` (files),
-``starts`` (the start-position reader).
+``starts`` (the start-position reader), ``gate`` (keeping the best net).
 """
 
 from mindgames.plugins.learners.td.checkpoint import copy_evaluator

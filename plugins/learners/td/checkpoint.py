@@ -29,8 +29,10 @@ def save_checkpoint(
     velocity: np.ndarray,
     counters: dict[str, Any],
     history: list[dict[str, Any]],
+    best: Evaluator | None = None,
 ) -> None:
-    """Write the checkpoint of a run of the learner ``options`` (an attrs record)."""
+    """Write the checkpoint of a run of the learner ``options`` (an attrs record); ``best`` is
+    the gate's best net, when the run keeps one."""
     meta = {
         "format": CHECKPOINT_FORMAT,
         "version": CHECKPOINT_VERSION,
@@ -42,6 +44,8 @@ def save_checkpoint(
     arrays = {"params": as_parametric(model).get_params(), "velocity": velocity}
     if clone is not None:
         arrays["clone"] = as_parametric(clone.model).get_params()
+    if best is not None:
+        arrays["best"] = as_parametric(best.model).get_params()
     write_npz(path, meta, arrays)
 
 
@@ -51,8 +55,10 @@ def load_checkpoint(
     model: Model,
     clone: Evaluator | None,
     rng: np.random.Generator,
+    best: Evaluator | None = None,
 ) -> tuple[dict[str, Any], np.ndarray]:
-    """Restore the weights, the clone and the random state; return the counters and velocity."""
+    """Restore the weights, the clone, the best net and the random state; return the counters
+    and velocity."""
     meta, arrays = read_npz(path, "TD checkpoint")
     if meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
         raise MindgamesError(f"{path}: not a TD checkpoint of version {CHECKPOINT_VERSION}")
@@ -64,6 +70,8 @@ def load_checkpoint(
     as_parametric(model).set_params(params)
     if clone is not None:
         as_parametric(clone.model).set_params(arrays["clone"])
+    if best is not None:
+        as_parametric(best.model).set_params(arrays["best"])
     rng.bit_generator.state = meta["rng"]
     return meta, arrays["velocity"].astype(float)
 

@@ -23,6 +23,7 @@ from mindgames.plugins.learners.td.checkpoint import (
     load_checkpoint,
     save_checkpoint,
 )
+from mindgames.plugins.learners.td.gate import gate_score
 from mindgames.plugins.learners.td.starts import Start, pick_start, read_starts
 from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector, decay
 from mindgames.search import Searcher
@@ -100,6 +101,13 @@ class TDLearner(Learner):
     #: (1-ply self-play only); 1 plays one game at a time. The games' updates are summed each
     #: ply, so keep the output's alpha * lockstep small (docs/learners.md: about 0.5)
     lockstep: int = attrs.field(default=1, validator=_positive)
+    #: keep the best net: at each checkpoint the learning net plays this many games (an even
+    #: number; half each colour, openings of gate_plies random plies, no exploration) against
+    #: the best net so far and replaces it when it scores at least gate_score; the run's
+    #: model is then the best net, the snapshots stay the learning net's. 0: the last net.
+    gate_games: int = attrs.field(default=0, validator=v.ge(0))
+    gate_score: float = attrs.field(default=0.55, validator=_unit)
+    gate_plies: int = attrs.field(default=2, validator=v.ge(0))
 
     def __attrs_post_init__(self) -> None:
         if self.lockstep > 1 and (self.lookahead is not None or self.regime != "selfplay"):
@@ -108,6 +116,9 @@ class TDLearner(Learner):
             raise ValueError("td_leaf needs a lookahead searcher (e.g. 'alphabeta:depth=2')")
         if self.explore == "softmax" and self.lookahead is not None:
             raise ValueError("softmax exploration needs 1-ply move choice (no lookahead)")
+        if self.gate_games % 2:
+            raise ValueError(f"gate_games must be even (each opening with both colours), "
+                             f"got {self.gate_games}")  # fmt: skip
 
     # --- training --------------------------------------------------------------------------
     def planned(self) -> tuple[str, int]:
@@ -130,10 +141,11 @@ class TDLearner(Learner):
         starts = read_starts(game, self.start_positions) if self.start_positions else []
         alpha = alpha_vector(model, evaluator.encoding.width, self.alpha)
         clone = copy_evaluator(evaluator) if self.regime == "clone" else None
+        best = copy_evaluator(evaluator) if self.gate_games else None
         update = TDUpdate(model, alpha, self.lam, self.gamma, self.momentum, self.direction_check)
         counters: dict[str, Any] = {"games": 0, "clones": 0, "elapsed": 0.0, "history": []}
         if resume and path.exists():
-            counters, update.velocity = load_checkpoint(path, self, model, clone, rng)
+            counters, update.velocity = load_checkpoint(path, self, model, clone, rng, best)
         else:
             save_snapshot(workdir, game, evaluator, 0, {"learner": self.name})  # the curve's start
         history: list[dict[str, Any]] = list(counters["history"])
@@ -157,17 +169,34 @@ class TDLearner(Learner):
                     as_parametric(clone.model).set_params(model.get_params())
                     clones += 1
                 row.update({"test": points, "cloned": copied, "clones": clones})
+            saving = crossed or played >= self.games or stop_requested()  # Ctrl-C: save, stop
+            if saving and best is not None and not stop_requested():
+                row.update(self._gate(game, evaluator, best, searcher, rng))
             seconds = time.perf_counter() - begin
             elapsed += seconds
             row.update({"seconds": round(seconds, 4), "elapsed": round(elapsed, 3)})
             history.append(row)
-            if crossed or played >= self.games or stop_requested():  # Ctrl-C: save, then stop
+            if saving:
                 save_snapshot(workdir, game, evaluator, played, {"learner": self.name})
                 extra = {"games": played, "clones": clones, "elapsed": elapsed}
-                save_checkpoint(path, self, model, clone, rng, update.velocity, extra, history)
+                save_checkpoint(
+                    path, self, model, clone, rng, update.velocity, extra, history, best
+                )
             if progress is not None:
                 progress(row)
-        return TrainingResult(evaluator, tuple(history))
+        return TrainingResult(evaluator if best is None else best, tuple(history))
+
+    def _gate(
+        self, game: Game, evaluator: Evaluator, best: Evaluator, searcher: Searcher | None,
+        rng: np.random.Generator,
+    ) -> dict[str, Any]:  # fmt: skip
+        """The gate match against the best net; the learning net becomes the best if it
+        scored ``gate_score``. The history row's ``gate`` (the share) and ``kept``."""
+        score = gate_score(self, game, evaluator, best, searcher, rng)
+        kept = score >= self.gate_score
+        if kept:
+            as_parametric(best.model).set_params(as_parametric(evaluator.model).get_params())
+        return {"gate": round(score, 4), "kept": kept}
 
     def _schedule(self, update: TDUpdate, alpha: np.ndarray, fraction: float) -> dict[str, float]:
         """Set lambda and the step sizes for the point ``fraction`` of training; the
