@@ -297,3 +297,8 @@ def test_a_sigkilled_run_resumes_to_the_same_evaluator_and_history(tmp_path):
         {k: r[k] for k in r if k not in drop} for r in whole_lines
     ]
     assert math.isfinite(lines[-1]["best_test_mse"])
+
+
+def test_the_planned_work_is_the_last_history_rows_generation():
+    # three stages of three generations end at generation 9 (the rows of the test above)
+    assert LayeredLearner(stages=3, generations=3).planned() == ("generation", 9)

@@ -117,6 +117,10 @@ class LayeredLearner(Learner):
             parse_spec(spec)
         schedules.disjoint(self.stages, self.width)
 
+    def planned(self) -> tuple[str, int]:
+        """Every stage runs the fitter's generations (``train``'s progress bar)."""
+        return ("generation", self.stages * self.breeding().generations)
+
     def breeding(self) -> pop.PopulationOptions:
         """The population fitter's options, with the fitter's defaults filled in."""
         size, generations = DEFAULTS[self.fitter]
