@@ -7,6 +7,8 @@ exit 2; an interrupted run (SIGINT, SIGTERM) prints how to resume it and exits 1
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import click
@@ -42,8 +44,17 @@ class MindgamesGroup(click.Group):
             _fail(ctx, exc, str(exc), 130)
         except MindgamesError as exc:
             _fail(ctx, exc, str(exc), 2)
+        except BrokenPipeError:  # the reader went away (``| head``): stop quietly, as Unix tools do
+            _silence_stdout()
+            ctx.exit(1)
         except OSError as exc:  # the disk, not the code: full, read-only, not a directory
             _fail(ctx, exc, os_message(exc), 2)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so the interpreter's last flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _fail(ctx: click.Context, exc: BaseException, message: str, code: int) -> None:

@@ -87,3 +87,18 @@ def test_describe_model_names_the_game_by_its_spec(tmp_path):
     out = mindgames("describe-model", str(path))
     assert out.returncode == 0, out.stderr
     assert "game:       kalah:seeds=3\n" in out.stdout
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    """``mindgames plugins | head -1``: no "Broken pipe" error line, no traceback."""
+    from tests.support.cli import command, environment
+
+    proc = subprocess.Popen(
+        command("plugins"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment()
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before the first line is written
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=120) == 1
+    assert err == b""
