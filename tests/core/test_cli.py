@@ -10,6 +10,7 @@ import sys
 from mindgames import __version__
 from mindgames.agent import build_evaluator
 from mindgames.modelfile import save_evaluator
+from tests.support.cli import command, environment
 
 
 def mindgames(*args: str) -> subprocess.CompletedProcess[str]:
@@ -91,8 +92,6 @@ def test_describe_model_names_the_game_by_its_spec(tmp_path):
 
 def test_a_reader_that_goes_away_ends_the_command_quietly():
     """``mindgames plugins | head -1``: no "Broken pipe" error line, no traceback."""
-    from tests.support.cli import command, environment
-
     proc = subprocess.Popen(
         command("plugins"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment()
     )
