@@ -57,10 +57,13 @@ def generate(
     agents: Sequence[Agent] = (),
     provenance: Mapping[str, Any] | None = None,
     max_pieces: int | None = None,
+    fewer: bool = False,
 ) -> DataSet:
     """``count`` distinct positions at plies in [lo, hi], one per playout (module docstring);
     with ``max_pieces``, only positions with at most that many pieces on the board (a game
-    that counts them, ``CountsPieces``; Kalah: the seeds in the pits)."""
+    that counts them, ``CountsPieces``; Kalah: the seeds in the pits). When the playouts
+    allowed run out first, ``fewer`` keeps the positions found (at least one) instead of
+    refusing: the first plies of a game have few distinct positions."""
     if max_pieces is not None and not isinstance(game, CountsPieces):
         raise CapabilityError(f"game {game.name!r} does not count pieces (--max-pieces)")
     if not 0 <= lo <= hi:
@@ -73,6 +76,8 @@ def generate(
     tries = 0
     while len(texts) < count:
         if tries >= TRIES_PER_POSITION * count + 1000:
+            if fewer and texts:
+                break
             raise MindgamesError(
                 f"found only {len(texts)} distinct positions at plies {lo}-{hi}"
                 f"{'' if max_pieces is None else f' with at most {max_pieces} pieces'} in {tries} "

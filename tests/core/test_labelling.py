@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from mindgames.cli.main import cli
 from mindgames.datasets import DataSet, read_dataset, write_dataset
-from mindgames.errors import CapabilityError, ConfigError
+from mindgames.errors import CapabilityError, ConfigError, MindgamesError
 from mindgames.executors import SerialExecutor, open_executor
 from mindgames.labelling import Labeller, journal_path, run_labelling, search_label
 from mindgames.playouts import generate
@@ -209,3 +209,11 @@ def test_generate_keeps_only_positions_with_few_pieces(registry, tmp_path):
     assert data.provenance["generator"]["max_pieces"] == 12
     with pytest.raises(CapabilityError, match="'tictactoe' does not count pieces"):
         generate(registry.game("tictactoe"), 0, 9, 3, np.random.default_rng(0), max_pieces=2)
+
+
+def test_generate_with_fewer_keeps_what_the_first_plies_offer_instead_of_refusing():
+    game = get_registry().game("kalah:pits=3,seeds=2")
+    few = generate(game, 0, 1, 50, np.random.default_rng(0), fewer=True)
+    assert 1 < len(few) == len(set(few.positions)) <= 4  # the start and its three successors
+    with pytest.raises(MindgamesError, match="found only"):
+        generate(game, 0, 1, 50, np.random.default_rng(0))

@@ -302,3 +302,16 @@ def test_a_sigkilled_run_resumes_to_the_same_evaluator_and_history(tmp_path):
 def test_the_planned_work_is_the_last_history_rows_generation():
     # three stages of three generations end at generation 9 (the rows of the test above)
     assert LayeredLearner(stages=3, generations=3).planned() == ("generation", 9)
+
+
+def test_a_stage_with_fewer_positions_keeps_the_test_share():
+    from mindgames.plugins.learners.layered.data import Labelled, split
+
+    def rows(n):
+        return Labelled(None, np.zeros(n), n)
+
+    train, test = split(rows(500), 400, 100)
+    assert (len(train), len(test)) == (400, 100)
+    train, test = split(rows(273), 400, 100)
+    assert (len(train), len(test)) == (218, 55) and test[0] == 218
+    assert [len(part) for part in split(rows(2), 400, 100)] == [1, 1]

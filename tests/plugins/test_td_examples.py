@@ -3,10 +3,6 @@
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-from typing import Any
-
 import numpy as np
 import pytest
 
@@ -15,32 +11,7 @@ from mindgames.modelfile import load_evaluator
 from mindgames.registry import get_registry
 from mindgames.training import build, load_config, read_history, run
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "training"
-
-
-def toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return repr(value)
-
-
-def shrunk(name: str, tmp_path: Path, **learner: Any) -> tuple[Path, dict[str, Any]]:
-    """The example config with some learner options replaced, written to ``tmp_path``."""
-    with (EXAMPLES / name).open("rb") as fh:
-        config = tomllib.load(fh)
-    config["learner"].update(learner)
-    lines = [f"{k} = {toml_value(v)}" for k, v in config.items() if not isinstance(v, dict)]
-    for table in ("eval", "learner"):
-        if isinstance(config.get(table), dict):
-            lines.append(f"[{table}]")
-            lines += [f"{k} = {toml_value(v)}" for k, v in config[table].items()]
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path, config
+from support.examples import EXAMPLES, shrunk
 
 
 def test_neurodraughts_example_runs_a_few_games_with_lookahead(tmp_path):
@@ -99,11 +70,13 @@ def test_every_training_example_builds(path):
     config, _ = load_config(path)
     game, evaluator, learner, name = build(config, get_registry(), config.seed, where=str(path))
     assert game.name in ("kalah", "checkers")
-    assert name in ("td", "coevolution", "supervised")
+    assert name in ("td", "coevolution", "supervised", "layered")
     if name == "td":
         assert learner.games >= 1000
     elif name == "coevolution":
         assert learner.generations >= 10
+    elif name == "layered":
+        assert learner.stages >= 4 and learner.positions >= 200
     else:
         assert learner.fit.epochs >= 100
     assert evaluator.encoding.width == len(evaluator.encoding.columns) > 0

@@ -2,11 +2,12 @@
 
 Each stage ``k`` (``stages/NN`` in the run directory, NN its place in the training order) holds
 ``positions.npz`` (``positions + test_positions`` distinct positions from playouts,
-``playouts.generate``; the last ``test_positions`` are its test set) and its labels, one file per
-search depth (``labels-dD.npz``; ``labels.npz`` for exact solutions), written by
-``labelling.run_labelling`` on the learner's executor with a journal, so a killed run resumes
-labelling where it stopped. Every file is derived from the run's root seed and the stage alone:
-a file that exists is read back, a missing one is made again the same way.
+``playouts.generate``; the last ``test_positions`` are its test set; a stage near the root that
+has fewer distinct positions keeps those found, with the same share for the test set) and its
+labels, one file per search depth (``labels-dD.npz``; ``labels.npz`` for exact solutions),
+written by ``labelling.run_labelling`` on the learner's executor with a journal, so a killed
+run resumes labelling where it stopped. Every file is derived from the run's root seed and the
+stage alone: a file that exists is read back, a missing one is made again the same way.
 
 Labels: the deepest stage by its ``deepest`` labeller (the null evaluator, ``endgame:depth=N``,
 or ``solve``: a game's exact solver); every later stage by ``search`` with the evaluator trained
@@ -81,7 +82,7 @@ class StageData:
             return read_dataset(path, game=self.game.spec())
         rng = seed_of(self.root, stage.order, purpose)
         data = generate(self.game, stage.lo, stage.hi, count, rng, self.agents,
-                        provenance={"stage": stage.as_dict()})  # fmt: skip
+                        provenance={"stage": stage.as_dict()}, fewer=True)  # fmt: skip
         write_dataset(path, data)
         return data
 
@@ -145,9 +146,12 @@ class StageData:
         return Labelled(data, labels, int(data.provenance["generator"]["playouts"]))
 
 
-def split(labelled: Labelled, test: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row indices (training, test) of a stage: the last ``test`` rows are its test set."""
+def split(labelled: Labelled, train: int, test: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices (training, test) of a stage: the last ``test`` rows are its test set, or
+    that share of the rows when the stage has fewer than ``train + test`` positions."""
     n = len(labelled.labels)
+    if n < train + test:
+        test = min(n - 1, max(1, round(n * test / (train + test))))
     return np.arange(n - test), np.arange(n - test, n)
 
 

@@ -271,7 +271,7 @@ class LayeredLearner(Learner):
         stage = schedule[index]
         previous = kept[index - 1] if index else None
         current = data.stage(stage, previous)
-        train_rows, test_rows = split(current, self.test_positions)
+        train_rows, test_rows = split(current, self.positions, self.test_positions)
         parts = [(current, train_rows, 1.0)]
         tests = [(current, test_rows)]
         playouts = current.playouts
@@ -279,7 +279,7 @@ class LayeredLearner(Learner):
             earlier = []
             for j in range(index):
                 before = data.stage(schedule[j], kept[j - 1] if j else None)
-                tests.append((before, split(before, self.test_positions)[1]))
+                tests.append((before, split(before, self.positions, self.test_positions)[1]))
                 if self.current_share >= 1.0:
                     continue
                 if self.earlier == "relabel":
@@ -288,7 +288,7 @@ class LayeredLearner(Learner):
                     playouts += fresh.playouts
                     earlier.append((fresh, np.arange(len(fresh.labels))))
                 else:
-                    earlier.append((before, split(before, self.test_positions)[0]))
+                    earlier.append((before, split(before, self.positions, self.test_positions)[0]))
             if earlier:
                 total = sum(len(rows) for _, rows in earlier)
                 share = self.current_share * total / ((1 - self.current_share) * len(train_rows))
