@@ -49,7 +49,7 @@ def test_checkers_examples_train_a_stage_at_a_time_and_play(name, tmp_path):
 
 
 def test_kalah_example_solves_its_deepest_stage_exactly(tmp_path):
-    small = {**SMALL, "stages": 5, "label_depth": 2}  # the solved stage stays at plies 40-49
+    small = {**SMALL, "stages": 5, "width": 10, "label_depth": 2}  # solved: plies 40-49
     config, raw = shrunk("kalah-ll.toml", tmp_path, **small, generations=1, fit=FIT)
     assert raw["learner"]["deepest"] == "solve" and raw["game"] == "kalah:pits=6,seeds=4"
     done = run(config, out=tmp_path / "run")
