@@ -258,6 +258,7 @@ def test_evolution_alone_needs_only_a_parametric_model_and_rprop_a_differentiabl
     assert LayeredLearner(fitter="evolution").breeding().uses_rprop is False
     assert LayeredLearner(fitter="evolution").breeding().size == 40
     assert LayeredLearner().breeding().generations == 4
+    assert LayeredLearner(stages=3, generations=5).planned() == ("generation", 15)
     with pytest.raises(ValueError):
         LayeredLearner(stages=0)
 
