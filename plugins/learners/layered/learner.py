@@ -132,9 +132,6 @@ class LayeredLearner(Learner):
         )  # fmt: skip
 
     # --- training --------------------------------------------------------------------------
-    def planned(self) -> tuple[str, int]:
-        return ("generation", self.stages * self.breeding().generations)
-
     def train(
         self,
         game: Game,
