@@ -200,6 +200,17 @@ class CountsPieces(Protocol):
     def pieces(self, state: State) -> int: ...
 
 
+@runtime_checkable
+class HasMargin(Protocol):
+    """A game fact learners may use (optional): the first player's score minus the second's,
+    which at the end of a game is its final margin (Kalah: South's store minus North's).
+
+    TD's ``outcome = "margin"`` learns the final margin instead of the win/draw/loss result.
+    """
+
+    def margin(self, state: State) -> int: ...
+
+
 def params_of(obj: Any) -> dict[str, Any]:
     """The attrs fields of a parameter object as a plain dict (its public parameters)."""
     return {f.name: getattr(obj, f.name) for f in attrs.fields(type(obj)) if f.init}

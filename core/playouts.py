@@ -3,9 +3,11 @@
 ``generate`` plays from the start with random moves, or with a mix of agents that take turns
 move by move (Layered Learning's remedy for unrepresentative random positions), and keeps one
 position per playout at a ply in [lo, hi] (optionally with at most ``max_pieces`` pieces on the
-board); playouts that end before ``lo`` are discarded and a
-position met before is not kept twice. ``from_games`` turns played games (start, moves, result)
-into every position before each move, labelled by the game's result from the side to move.
+board); playouts that end before ``lo`` are discarded and a position met before is not kept
+twice. With ``successors``, every unfinished successor of a kept position joins it in its group
+(what a 1-ply searcher compares: the children of a position). ``from_games`` turns played games
+(start, moves, result) into every position before each move, labelled by the game's result from
+the side to move.
 """
 
 from __future__ import annotations
@@ -58,12 +60,14 @@ def generate(
     provenance: Mapping[str, Any] | None = None,
     max_pieces: int | None = None,
     fewer: bool = False,
+    successors: bool = False,
 ) -> DataSet:
     """``count`` distinct positions at plies in [lo, hi], one per playout (module docstring);
     with ``max_pieces``, only positions with at most that many pieces on the board (a game
     that counts them, ``CountsPieces``; Kalah: the seeds in the pits). When the playouts
     allowed run out first, ``fewer`` keeps the positions found (at least one) instead of
-    refusing: the first plies of a game have few distinct positions."""
+    refusing: the first plies of a game have few distinct positions. With ``successors``,
+    each is followed by its unfinished successors not met before, in its group."""
     if max_pieces is not None and not isinstance(game, CountsPieces):
         raise CapabilityError(f"game {game.name!r} does not count pieces (--max-pieces)")
     if not 0 <= lo <= hi:
@@ -72,14 +76,15 @@ def generate(
         raise MindgamesError(f"--count must be at least 1, got {count}")
     texts: list[str] = []
     plies: list[int] = []
+    groups: list[int] = []
     seen: set[str] = set()
-    tries = 0
-    while len(texts) < count:
+    tries = kept = 0
+    while kept < count:
         if tries >= TRIES_PER_POSITION * count + 1000:
             if fewer and texts:
                 break
             raise MindgamesError(
-                f"found only {len(texts)} distinct positions at plies {lo}-{hi}"
+                f"found only {kept} distinct positions at plies {lo}-{hi}"
                 f"{'' if max_pieces is None else f' with at most {max_pieces} pieces'} in {tries} "
                 f"playouts of {game.spec()}; ask for fewer or widen --plies"
             )
@@ -95,18 +100,30 @@ def generate(
         text = game.position_text(state)
         if text in seen:
             continue
-        seen.add(text)
-        texts.append(text)
-        plies.append(ply)
+        family = [(text, ply)]
+        if successors:
+            family += [
+                (game.position_text(child), ply + 1)
+                for _, child in game.children(state)
+                if not game.is_terminal(child)
+            ]
+        for member, at in family:
+            if member not in seen:
+                seen.add(member)
+                texts.append(member)
+                plies.append(at)
+                groups.append(kept)
+        kept += 1
     return DataSet(
         game.spec(),
         texts,
-        np.arange(len(texts)),
+        groups,
         plies,
         provenance={
             "generator": {
                 "plies": [lo, hi],
                 "max_pieces": max_pieces,
+                "successors": successors,
                 "playouts": tries,
                 **(provenance or {}),
             }

@@ -73,6 +73,11 @@ def _plies(text: str) -> tuple[int, int]:
     default=None,
     help="Only positions with at most this many pieces on the board (Kalah: seeds in the pits).",
 )
+@click.option(
+    "--successors",
+    is_flag=True,
+    help="Add every unfinished successor of each position to its group.",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @_OUT
 def generate_cmd(
@@ -81,6 +86,7 @@ def generate_cmd(
     count: int,
     agents: str | None,
     max_pieces: int | None,
+    successors: bool,
     seed: int,
     out: str,
 ) -> None:
@@ -95,7 +101,9 @@ def generate_cmd(
     lo, hi = _plies(plies)
     provenance = {"agents": specs or ["random"], "seed": seed}
     rng = np.random.default_rng(seed)
-    made = generate(game, lo, hi, count, rng, built, provenance, max_pieces=max_pieces)
+    made = generate(
+        game, lo, hi, count, rng, built, provenance, max_pieces=max_pieces, successors=successors
+    )
     write_dataset(out, made)
     click.echo(f"{len(made)} positions of {made.game} -> {out}")
 

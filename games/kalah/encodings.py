@@ -7,6 +7,13 @@
   side; attackable pits (a vulnerable pit that a legal move of the other side captures right
   now), one per pit for each side; total seed difference; seeds left on each side. Analog
   columns are divided by the total number of seeds.
+* ``kalah-counts`` -- each pit's seed count one-hot (``levels`` columns a pit, default 2m+2; the
+  last means that many seeds or more), and the store difference / total seeds: a net then gives
+  every count of every pit its own weight, which tactics need (an extra turn or a capture
+  happens at one exact count, not at "more seeds").
+* ``kalah-moves`` -- what each move would do now, for each side as if it were to move: an extra
+  turn (0/1) and the seeds its store gains (the sowing's pass plus a capture, / 2n) per pit, and
+  the best gain of each side.
 * ``material`` -- the store difference in seeds (the material model squashes it).
 """
 
@@ -107,6 +114,113 @@ def features(game: Kalah, options: None) -> Encoding:
         )
 
     return Encoding("kalah-features", columns, encode)
+
+
+@attrs.frozen
+class CountsOptions:
+    #: one-hot columns a pit (counts 0 .. levels-2, then "levels-1 or more"); None: 2m+2
+    levels: int | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.ge(2))
+    )
+
+
+def counts(game: Kalah, options: CountsOptions) -> Encoding:
+    m = game.pits
+    levels = options.levels or 2 * m + 2
+    top = levels - 1
+    names = [f"my_pit{i + 1}" for i in range(m)] + [f"their_pit{i + 1}" for i in range(m)]
+    columns = (
+        *(f"{pit}={k}" if k < top else f"{pit}>={k}" for pit in names for k in range(levels)),
+        "store_diff",
+    )
+    pits = [*range(0, m), *range(m + 1, 2 * m + 1)]
+    hot = [levels * j for j in range(2 * m)]
+    width, total = len(columns), 2 * m * game.seeds
+
+    def encode(state: KalahState) -> np.ndarray:
+        f = game.fields_from_mover(state)
+        x = np.zeros(width)
+        x[[h + min(f[p], top) for h, p in zip(hot, pits, strict=True)]] = 1.0
+        x[-1] = (f[m] - f[2 * m + 1]) / total
+        return x
+
+    def encode_batch(states: Sequence[KalahState]) -> np.ndarray:
+        f = np.array([game.fields_from_mover(s) for s in states], dtype=np.int64).reshape(
+            -1, 2 * m + 2
+        )
+        x = np.zeros((len(f), width))
+        rows = np.arange(len(f))[:, None]
+        x[rows, np.array(hot) + np.minimum(f[:, pits], top)] = 1.0
+        x[:, -1] = (f[:, m] - f[:, 2 * m + 1]) / total
+        return x
+
+    return Encoding("kalah-counts", columns, encode, encode_batch)
+
+
+def _move_effects(game: Kalah, pos: int, side: int) -> tuple[list[float], list[int]]:
+    """Per pit of ``side`` (1..m): whether sowing it now ends in its store, and the seeds its
+    store gains (the sowing's pass through it plus a capture); an empty pit gives 0, 0."""
+    t = game.t
+    mask, store_shift = t.mask, t.shift[t.store[side]]
+    captures = t.captures[side]
+    before = (pos >> store_shift) & mask
+    extra, gain = [], []
+    for _, shift, deltas, lasts in t.sowings[side]:
+        s = (pos >> shift) & mask
+        if not s:
+            extra.append(0.0)
+            gain.append(0)
+            continue
+        npos = pos + deltas[s]
+        land = lasts[s]
+        won = ((npos >> store_shift) & mask) - before
+        capture = captures[land]
+        if land == t.store[side]:
+            extra.append(1.0)
+        else:
+            extra.append(0.0)
+            if capture is not None and (npos >> capture[0]) & mask == 1:
+                opposite = (npos >> capture[1]) & mask
+                if opposite or game.empty_capture:
+                    won += 1 + opposite
+        gain.append(won)
+    return extra, gain
+
+
+def moves(game: Kalah, options: None) -> Encoding:
+    m = game.pits
+    scale = 1.0 / (2 * game.seeds)
+    columns = (
+        *(
+            f"{who}_{what}{i + 1}"
+            for who in ("my", "their")
+            for what in ("extra", "gain")
+            for i in range(m)
+        ),
+        "my_best_gain",
+        "their_best_gain",
+    )
+
+    def row(state: KalahState) -> list[float]:
+        pos, side = state[0], state[1]
+        my_extra, my_gain = _move_effects(game, pos, side)
+        their_extra, their_gain = _move_effects(game, pos, 1 - side)
+        return [
+            *my_extra,
+            *(g * scale for g in my_gain),
+            *their_extra,
+            *(g * scale for g in their_gain),
+            max(my_gain) * scale,
+            max(their_gain) * scale,
+        ]
+
+    def encode(state: KalahState) -> np.ndarray:
+        return np.array(row(state))
+
+    def encode_batch(states: Sequence[KalahState]) -> np.ndarray:
+        return np.array([row(s) for s in states], dtype=float).reshape(-1, len(columns))
+
+    return Encoding("kalah-moves", columns, encode, encode_batch)
 
 
 def material(game: Kalah, options: None) -> Encoding:

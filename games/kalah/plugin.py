@@ -35,6 +35,20 @@ def mindgames_encodings() -> list[EncodingInfo]:
             None,
             "store difference, vulnerable and attackable pits, seed difference, seeds left",
         ),
+        EncodingInfo(
+            "kalah",
+            "kalah-counts",
+            encodings.counts,
+            encodings.CountsOptions,
+            "each pit's seed count one-hot, store difference",
+        ),
+        EncodingInfo(
+            "kalah",
+            "kalah-moves",
+            encodings.moves,
+            None,
+            "per pit and side: extra turn, store gain (capture included) of sowing it now",
+        ),
         EncodingInfo("kalah", "material", encodings.material, None, "store difference"),
     ]
 

@@ -197,6 +197,33 @@ def test_written_labels_go_through_write_dataset(tmp_path):
     assert np.isfinite(read_dataset(tmp_path / "u.npz").plies).all()
 
 
+def test_generate_with_successors_puts_each_positions_children_in_its_group(tmp_path):
+    out, plain = tmp_path / "kids.npz", tmp_path / "plain.npz"
+    args = ["data", "generate", "kalah", "--plies", "0-200", "--max-pieces", "12", "--count",
+            "30", "--seed", "3"]  # fmt: skip
+    for path, extra in ((out, ["--successors"]), (plain, [])):
+        done = CliRunner().invoke(cli, [*args, *extra, "-o", str(path)])
+        assert done.exit_code == 0, done.output
+    game = get_registry().game("kalah")
+    data, parents = read_dataset(out), read_dataset(plain)
+    assert len(set(data.positions.tolist())) == len(data) > len(parents) == 30
+    assert data.provenance["generator"]["successors"] is True
+    for group in range(30):
+        rows = np.flatnonzero(data.groups == group)
+        first = rows[0]
+        assert data.positions[first] == parents.positions[group]  # the same sample, first
+        state = game.parse_position(data.positions[first])
+        children = {
+            game.position_text(c) for _, c in game.children(state) if not game.is_terminal(c)
+        }
+        assert set(data.positions[rows[1:]].tolist()) <= children
+        assert all(data.plies[rows[1:]] == data.plies[first] + 1)
+    assert len(data) - 30 >= 0.9 * sum(  # only successors met before are left out
+        sum(not game.is_terminal(c) for _, c in game.children(game.parse_position(p)))
+        for p in parents.positions
+    )
+
+
 def test_generate_keeps_only_positions_with_few_pieces(registry, tmp_path):
     out = tmp_path / "few.npz"
     args = ["data", "generate", "kalah", "--plies", "0-200", "--max-pieces", "12", "--count",

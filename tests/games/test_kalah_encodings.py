@@ -16,17 +16,25 @@ def encoding(game: Kalah, spec: str):
 
 
 @pytest.mark.parametrize(
-    "spec,width",
-    [("kalah14", 14), ("kalah14:scale=2", 14), ("kalah-features", 28), ("material", 1)],
+    "spec,width,width3",
+    [
+        ("kalah14", 14, 8),
+        ("kalah14:scale=2", 14, 8),
+        ("kalah-features", 28, 16),
+        ("kalah-counts", 12 * 14 + 1, 6 * 8 + 1),
+        ("kalah-counts:levels=5", 12 * 5 + 1, 6 * 5 + 1),
+        ("kalah-moves", 4 * 6 + 2, 4 * 3 + 2),
+        ("material", 1, 1),
+    ],
 )
-def test_widths_and_batches(spec, width):
+def test_widths_and_batches(spec, width, width3):
     game = Kalah()
     enc = encoding(game, spec)
     assert enc.width == width == len(set(enc.columns))
     states = [game.initial_state(), game.play(game.initial_state(), 1)]
     batch = enc.encode_batch(states)
     assert batch.shape == (2, width) and np.array_equal(batch[1], enc.encode(states[1]))
-    assert encoding(Kalah(pits=3), spec).width == {14: 8, 28: 16, 1: 1}[width]
+    assert encoding(Kalah(pits=3), spec).width == width3
 
 
 def test_kalah14_is_from_the_movers_side_and_scales():
@@ -55,6 +63,57 @@ def test_features_by_hand():
     assert [x[f"my_attackable{i}"] for i in (1, 2, 3)] == [0, 0, 0]
     assert x["seed_diff"] == pytest.approx((2 + 4 - 1 - 5) / 12)
     assert (x["my_seeds_left"], x["their_seeds_left"]) == pytest.approx((4 / 12, 5 / 12))
+
+
+def test_counts_by_hand():
+    game = Kalah(pits=3, seeds=2)
+    state = game.parse_position("1,0,3;2;0,4,1;1;S")
+    x = dict(
+        zip(*(lambda e: (e.columns, e.encode(state)))(encoding(game, "kalah-counts")), strict=True)
+    )
+    hot = {name for name, value in x.items() if value == 1.0}
+    assert hot == {
+        "my_pit1=1",
+        "my_pit2=0",
+        "my_pit3=3",
+        "their_pit1=0",
+        "their_pit2=4",
+        "their_pit3=1",
+    }
+    assert x["store_diff"] == pytest.approx(1 / 12)
+    enc = encoding(game, "kalah-counts:levels=3")  # 0, 1, then "2 or more"
+    x = dict(zip(enc.columns, enc.encode(state), strict=True))
+    assert x["my_pit3>=2"] == x["their_pit2>=2"] == x["their_pit3=1"] == 1.0
+    assert sum(enc.encode(state)[:-1]) == 6  # one level a pit
+    with pytest.raises(Exception, match="levels"):
+        encoding(game, "kalah-counts:levels=1")
+
+
+def test_moves_by_hand():
+    game = Kalah(pits=3, seeds=2)
+    state = game.parse_position("1,0,3;2;0,4,1;1;S")
+    enc = encoding(game, "kalah-moves")
+    x = {k: v * 4 for k, v in zip(enc.columns, enc.encode(state), strict=True)}  # gains / 2n
+    # S1 (1 seed) ends in the empty S2 and captures it with N2's 4 seeds: 5 into my store;
+    # S3 (3 seeds) passes my store once and ends in N2
+    assert [x[f"my_gain{i}"] for i in (1, 2, 3)] == [5, 0, 1]
+    assert [x[f"my_extra{i}"] for i in (1, 2, 3)] == [0, 0, 0]
+    # were North to move: N2 (4 seeds) passes its store, N3 (1 seed) ends there (extra turn)
+    assert [x[f"their_gain{i}"] for i in (1, 2, 3)] == [0, 1, 1]
+    assert [x[f"their_extra{i}"] / 4 for i in (1, 2, 3)] == [0, 0, 1]
+    assert (x["my_best_gain"], x["their_best_gain"]) == (5, 1)
+    # S1 ends in the empty S2 facing the empty N2: a capture of its own seed only with the
+    # empty-capture rule
+    bare = "1,0,2;0;1,0,2;0;S"
+    for rules, gain in ((game, 0), (Kalah(pits=3, seeds=2, empty_capture=True), 1)):
+        y = dict(
+            zip(
+                enc.columns,
+                encoding(rules, "kalah-moves").encode(rules.parse_position(bare)),
+                strict=True,
+            )
+        )
+        assert y["my_gain1"] * 4 == gain
 
 
 def mirrored(game: Kalah, state):

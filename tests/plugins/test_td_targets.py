@@ -102,6 +102,38 @@ def test_clone_regime_targets_are_the_learner_result_on_either_colour(learner_si
     assert not clone.model.get_params().any()
 
 
+@attrs.frozen
+class Scored(Fixed):
+    """``Fixed`` with a final margin of 3 points for the winner (``HasMargin``)."""
+
+    name = "scored"
+
+    def margin(self, state):
+        return 0 if self.winner is None else 3 if self.winner == 0 else -3
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_a_margin_reward_values_each_position_by_the_final_margin_for_its_side(winner):
+    game, net = Scored(winner=winner), evaluator()
+    learner = TDLearner(epsilon=0.0, outcome="margin", margin_scale=6.0, margin_squash="linear")
+    learn(game, learner, (net, net), (True, True), games=400)
+    values = net.evaluate_batch([0, 1, 2, 3])
+    signs = np.array([1.0 if game.to_move(s) == winner else -1.0 for s in range(4)])
+    assert np.allclose(values * signs, 0.5, atol=0.02), values  # 3 / 6, not the win's 1
+
+
+def test_a_margin_reward_needs_a_game_with_a_margin(registry, tmp_path):
+    from mindgames.errors import CapabilityError
+
+    game = Fixed()
+    with pytest.raises(CapabilityError, match="margin"):
+        TDLearner(outcome="margin").train(
+            game, evaluator(), np.random.default_rng(0), workdir=tmp_path
+        )
+    with pytest.raises(ValueError, match="outcome"):
+        TDLearner(outcome="score")
+
+
 def test_a_game_cut_at_max_plies_ends_with_the_draw_reward():
     game = Fixed(endless=True)
     for cutoff, moved in (("draw", True), ("none", False)):
@@ -125,6 +157,16 @@ def test_random_plies_start_later_and_keep_the_draw_reward_with_its_side(registr
     assert pick_start(game, [], rng, random_plies=0) == (start, None)
     with pytest.raises(ValueError, match="random_plies"):
         TDLearner(random_plies=-1)
+
+
+def test_random_plies_up_to_a_maximum_draw_each_games_count_uniformly(registry):
+    game = registry.game("kalah:pits=4,seeds=3")
+    rng = np.random.default_rng(5)
+    counts = [game.progress(pick_start(game, [], rng, 2, 6)[0]) for _ in range(300)]
+    assert set(counts) == {2, 3, 4, 5, 6}  # random plies never end a game this short
+    assert min(np.bincount(counts)[2:]) > 40
+    with pytest.raises(ValueError, match="random_plies_max"):
+        TDLearner(random_plies=3, random_plies_max=2)
 
 
 def test_td_leaf_takes_the_leaf_whose_value_the_search_reports():

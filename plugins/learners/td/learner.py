@@ -12,7 +12,8 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
-from mindgames.game import CountsPieces, Game, Move, State
+from mindgames.errors import CapabilityError
+from mindgames.game import CountsPieces, Game, HasMargin, Move, State
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import DIFFERENTIABLE, Evaluator, as_parametric
@@ -79,6 +80,13 @@ class TDLearner(Learner):
     win: float = 1.0
     draw: float = 0.0
     loss: float = -1.0
+    #: what the final reward measures: "result" (win/draw/loss above) or "margin", the final
+    #: margin for the side (a game offering ``HasMargin``; Kalah: the store difference) mapped
+    #: as ``data solve`` maps labels: tanh(margin / margin_scale), or with margin_squash
+    #: "linear" clip(margin / margin_scale, -1, 1)
+    outcome: str = attrs.field(default="result", validator=v.in_(("result", "margin")))
+    margin_scale: float = attrs.field(default=8.0, validator=v.gt(0.0))
+    margin_squash: str = attrs.field(default="tanh", validator=v.in_(("tanh", "linear")))
     #: move choice while training: None is 1 ply on the learning net, else a searcher spec
     lookahead: str | None = None
     td_leaf: bool = False
@@ -97,6 +105,9 @@ class TDLearner(Learner):
     #: each training game starts with this many uniformly random plies, not learned from, so
     #: that deterministic look-ahead does not replay the same games
     random_plies: int = attrs.field(default=0, validator=v.ge(0))
+    #: with it, each game draws its number of random plies uniformly from random_plies..this:
+    #: games that start anywhere from the opening to the end game (positions of random games)
+    random_plies_max: int | None = attrs.field(default=None, validator=v.optional(v.ge(0)))
     #: self-play games played side by side, their positions valued in one matrix product
     #: (1-ply self-play only); 1 plays one game at a time. The games' updates are summed each
     #: ply, so keep the output's alpha * lockstep small (docs/learners.md: about 0.5)
@@ -114,6 +125,8 @@ class TDLearner(Learner):
             raise ValueError("lockstep > 1 needs plain self-play with 1-ply move choice")
         if self.td_leaf and self.lookahead is None:
             raise ValueError("td_leaf needs a lookahead searcher (e.g. 'alphabeta:depth=2')")
+        if self.random_plies_max is not None and self.random_plies_max < self.random_plies:
+            raise ValueError("random_plies_max must be at least random_plies")
         if self.explore == "softmax" and self.lookahead is not None:
             raise ValueError("softmax exploration needs 1-ply move choice (no lookahead)")
         if self.gate_games % 2:
@@ -135,6 +148,10 @@ class TDLearner(Learner):
         progress: Progress | None = None,
     ) -> TrainingResult:
         """Play and learn ``games`` games, checkpointing into ``workdir``."""
+        if self.outcome == "margin" and not isinstance(game, HasMargin):
+            raise CapabilityError(
+                f"learner 'td' with outcome 'margin': game {game.name!r} has no margin (HasMargin)"
+            )
         path = Path(workdir) / CHECKPOINT
         model: Any = evaluator.model
         searcher = self._searcher()
@@ -226,7 +243,9 @@ class TDLearner(Learner):
         plies: list[int] = []
         for i in range(n):
             explore = self._schedule(update, alpha, (played + i) / self.games)
-            start, draw_reward = pick_start(game, starts, rng, self.random_plies)
+            start, draw_reward = pick_start(
+                game, starts, rng, self.random_plies, self.random_plies_max
+            )
             if clone is None:
                 players, learners = (evaluator, evaluator), (True, True)
             else:

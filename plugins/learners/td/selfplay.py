@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mindgames.game import Game, Move, State
+from mindgames.labelling import margin_label
 from mindgames.model import BatchDifferentiable, Evaluator
 from mindgames.plugins.learners.td.moves import Reward, Successors, best, choose, explored
 from mindgames.plugins.learners.td.starts import Start, pick_start
@@ -33,7 +34,11 @@ def final_reward(
     draw_reward: float | None,
 ) -> float:
     """The reward of a finished game for ``side``; ``draw_reward`` (when set) is a draw's
-    reward for ``start_side``, negated for the other side."""
+    reward for ``start_side``, negated for the other side. With ``outcome = "margin"`` it is
+    the final margin for ``side``, squashed (a draw's margin is 0 whatever ``draw_reward``)."""
+    if opts.outcome == "margin":
+        margin = game.margin(final)  # type: ignore[attr-defined]
+        return margin_label(margin if side == 0 else -margin, opts.margin_scale, opts.margin_squash)
     result = game.returns(final)[side]
     if result > 0:
         return opts.win
@@ -228,7 +233,7 @@ def play_lockstep(
 
     def restart(g: int) -> None:
         nonlocal started
-        state[g], draw = pick_start(game, starts, rng, opts.random_plies)
+        state[g], draw = pick_start(game, starts, rng, opts.random_plies, opts.random_plies_max)
         reward[g] = rewarder(opts, game, game.to_move(state[g]), draw)
         plies[g] = 0
         fresh[g] = True

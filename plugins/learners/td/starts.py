@@ -40,16 +40,23 @@ def read_starts(game: Game, path: str | Path) -> list[Start]:
 
 
 def pick_start(
-    game: Game, starts: list[Start], rng: np.random.Generator, random_plies: int = 0
+    game: Game,
+    starts: list[Start],
+    rng: np.random.Generator,
+    random_plies: int = 0,
+    random_plies_max: int | None = None,
 ) -> Start:
     """A start drawn at random (the initial position, no draw reward, when there are none),
-    then ``random_plies`` uniformly random plies that do not end the game; the draw reward
-    stays with the side it was given for."""
+    then ``random_plies`` uniformly random plies that do not end the game (with
+    ``random_plies_max``, a number drawn uniformly from ``random_plies..random_plies_max``);
+    the draw reward stays with the side it was given for."""
     if not starts:
         state, draw = game.initial_state(), None
     else:
         state, draw = starts[int(rng.integers(len(starts)))]
     side = game.to_move(state)
+    if random_plies_max is not None:
+        random_plies = int(rng.integers(random_plies, random_plies_max + 1))
     for _ in range(random_plies):
         kids = [kid for _, kid in game.children(state) if not game.is_terminal(kid)]
         if not kids:
