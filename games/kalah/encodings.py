@@ -8,9 +8,9 @@
   now), one per pit for each side; total seed difference; seeds left on each side. Analog
   columns are divided by the total number of seeds.
 * ``kalah-counts`` -- each pit's seed count one-hot (``levels`` columns a pit, default 2m+2; the
-  last means that many seeds or more), and the store difference / total seeds: a net then gives
-  every count of every pit its own weight, which tactics need (an extra turn or a capture
-  happens at one exact count, not at "more seeds").
+  last means that many seeds or more), no stores (add ``kalah14`` or ``kalah-features``): a net
+  then gives every count of every pit its own weight, which tactics need (an extra turn or a
+  capture happens at one exact count, not at "more seeds").
 * ``kalah-moves`` -- what each move would do now, for each side as if it were to move: an extra
   turn (0/1) and the seeds its store gains (the sowing's pass plus a capture, / 2n) per pit, and
   the best gain of each side.
@@ -129,19 +129,17 @@ def counts(game: Kalah, options: CountsOptions) -> Encoding:
     levels = options.levels or 2 * m + 2
     top = levels - 1
     names = [f"my_pit{i + 1}" for i in range(m)] + [f"their_pit{i + 1}" for i in range(m)]
-    columns = (
-        *(f"{pit}={k}" if k < top else f"{pit}>={k}" for pit in names for k in range(levels)),
-        "store_diff",
+    columns = tuple(
+        f"{pit}={k}" if k < top else f"{pit}>={k}" for pit in names for k in range(levels)
     )
     pits = [*range(0, m), *range(m + 1, 2 * m + 1)]
     hot = [levels * j for j in range(2 * m)]
-    width, total = len(columns), 2 * m * game.seeds
+    width = len(columns)
 
     def encode(state: KalahState) -> np.ndarray:
         f = game.fields_from_mover(state)
         x = np.zeros(width)
         x[[h + min(f[p], top) for h, p in zip(hot, pits, strict=True)]] = 1.0
-        x[-1] = (f[m] - f[2 * m + 1]) / total
         return x
 
     def encode_batch(states: Sequence[KalahState]) -> np.ndarray:
@@ -151,7 +149,6 @@ def counts(game: Kalah, options: CountsOptions) -> Encoding:
         x = np.zeros((len(f), width))
         rows = np.arange(len(f))[:, None]
         x[rows, np.array(hot) + np.minimum(f[:, pits], top)] = 1.0
-        x[:, -1] = (f[:, m] - f[:, 2 * m + 1]) / total
         return x
 
     return Encoding("kalah-counts", columns, encode, encode_batch)

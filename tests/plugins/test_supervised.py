@@ -154,15 +154,16 @@ def test_the_kalah_example_trains_on_its_documented_data(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     for args in (
-        ["data", "generate", "kalah", "--plies", "50-60", "--count", "30", "--seed", "1",
-         "-o", "runs/kalah-late.npz"],
+        ["data", "generate", "kalah", "--plies", "0-200", "--max-pieces", "12", "--successors",
+         "--count", "10", "--seed", "1", "-o", "runs/kalah-late.npz"],
         ["data", "solve", "runs/kalah-late.npz", "--squash", "linear", "--scale", "48",
          "--workers", "1", "-o", "runs/kalah-late-solved.npz"],
     ):  # fmt: skip
         result = runner.invoke(cli, args)
         assert result.exit_code == 0, result.output
     text = (example / "kalah-supervised.toml").read_text(encoding="utf-8")
-    (tmp_path / "k.toml").write_text(text.replace("epochs = 1000", "epochs = 5"))
+    assert "\nepochs = 300\n" in text
+    (tmp_path / "k.toml").write_text(text.replace("\nepochs = 300\n", "\nepochs = 5\n"))
     done = run(tmp_path / "k.toml", out=tmp_path / "runs" / "k")
     assert len(done.result.history) == 5
 
