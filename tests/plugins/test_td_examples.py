@@ -65,6 +65,22 @@ def test_kalah_example_runs_and_its_model_plays(tmp_path, options):
     )
 
 
+def test_kalah_strong_example_learns_margins_from_random_starts_and_plays(tmp_path):
+    config, raw = shrunk("kalah-td-strong.toml", tmp_path, games=8, batch=4, checkpoint_every=4)
+    learner = raw["learner"]
+    assert learner["outcome"] == "margin" and learner["random_plies_max"] > 0
+    assert "kalah-moves" in raw["eval"]["encoding"]
+    done = run(config, out=tmp_path / "strong")
+    assert [r["games"] for r in done.result.history] == [4, 8]
+    registry = get_registry()
+    game, evaluator, _ = load_evaluator(done.model_path, registry)
+    assert evaluator.encoding.width == 14 + 26  # kalah14 + kalah-moves
+    agent = build_agent(registry, game, f"alphabeta:depth=2,eval=@{done.model_path}")
+    assert agent.choose(game, game.initial_state(), np.random.default_rng(0)).move in (
+        game.legal_moves(game.initial_state())
+    )
+
+
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.toml")), ids=lambda p: p.name)
 def test_every_training_example_builds(path):
     config, _ = load_config(path)
