@@ -35,8 +35,8 @@ REPORT = "report.json"
 X_KEYS = ("generation", "games", "epoch", "phase")
 #: bookkeeping columns that are never drawn as series (counts, times, events, ranges)
 SKIP = frozenset(
-    {*X_KEYS, "seconds", "elapsed", "start_seconds", "best_epoch", "cloned", "clones", "stage",
-     "stage_generation", "plies"}
+    {*X_KEYS, "seconds", "elapsed", "start_seconds", "best_epoch", "cloned", "clones", "kept",
+     "stage", "stage_generation", "plies"}
 )
 
 
@@ -80,7 +80,7 @@ GROUPS: tuple[tuple[str, str, Callable[[str], bool]], ...] = (
     (
         "scores",
         "points",
-        lambda k: k in {"best", "mean"} or _words("score", "fitness", "accuracy")(k),
+        lambda k: k in {"best", "mean", "gate"} or _words("score", "fitness", "accuracy")(k),
     ),
     ("game length", "per game", lambda k: k in {"mean_plies", "mean_pieces"}),
     ("data", "positions", lambda k: k in {"train", "test", "positions"}),
@@ -140,8 +140,10 @@ def history_panels(rows: Sequence[Mapping[str, Any]], where: str = HISTORY) -> l
 
 
 def _events(rows: Sequence[Mapping[str, Any]], xk: str) -> tuple[tuple[float, str], ...]:
-    """Clones, the first row of each new stage, early stopping's best epoch."""
+    """Clones, a gate that made the learning net the best, the first row of each new stage,
+    early stopping's best epoch."""
     events = [(float(r[xk]), "clone") for r in rows if r.get("cloned") is True]
+    events += [(float(r[xk]), "gate: new best net") for r in rows if r.get("kept") is True]
     for before, row in pairwise(rows):
         if "stage" in row and row["stage"] != before.get("stage"):
             events.append((float(row[xk]), "new stage"))

@@ -147,6 +147,16 @@ def test_a_layered_run_shows_its_errors_and_data_with_its_stages_as_events(tmp_p
     assert panels["error"].xlabel == "generation"
 
 
+def test_a_td_gate_is_a_score_and_a_new_best_net_an_event():
+    rows = [
+        {"games": 100, "gate": 0.4, "kept": False, "mean_plies": 30.0},
+        {"games": 200, "gate": 0.6, "kept": True, "mean_plies": 31.0},
+    ]
+    panels = {p.title: p for p in history_panels(rows)}
+    assert [s.label for s in panels["scores"].series] == ["gate"]
+    assert panels["scores"].events == ((200.0, "gate: new best net"),)
+
+
 def test_coevolution_results_are_not_errors():
     row = {"generation": 1, "games": 10, "best": 3.0, "mean": -1.0, "first_wins": 5, "draws": 1,
            "first_losses": 4, "mean_plies": 30.0, "offspring_kept": 2, "sigma_mean": 0.05,
