@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mindgames import LearnerInfo, hookimpl
 from mindgames.plugins.learners.coevolution import CoevolutionLearner
+from mindgames.plugins.learners.hg import HGLearner, SHGLearner
 from mindgames.plugins.learners.layered import LayeredLearner
 from mindgames.plugins.learners.supervised import SupervisedLearner
 from mindgames.plugins.learners.td import TDLearner
@@ -21,6 +22,16 @@ def mindgames_learners() -> list[LearnerInfo]:
             "coevolution",
             CoevolutionLearner,
             "co-evolution by self-play: self-adaptive mutation, evolvable king value (Fogel)",
+        ),
+        LearnerInfo(
+            "hg",
+            HGLearner,
+            "Heuristic Generator: evolution by the fit to labelled positions, phases to the root",
+        ),
+        LearnerInfo(
+            "shg",
+            SHGLearner,
+            "Simple Heuristic Generator: evolution by comparisons in play (colours swapped)",
         ),
         LearnerInfo(
             "supervised",

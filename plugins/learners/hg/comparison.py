@@ -1,0 +1,90 @@
+"""SHG's comparison of two specimens: two games with the colours swapped, played as pure tasks
+(co-evolution's ``games.task``/``games.play``) on any executor. Specimen a scores
+s_1 + (1 - s_2), s_1 its score moving first in game 1 and s_2 b's score moving first in game 2;
+above 1 a wins the comparison, below 1 b does, exactly 1 is a tie (decided by a coin).
+A round robin of comparisons among a tournament's candidates ranks them by comparisons won."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+import numpy as np
+
+from mindgames.match import game_seed
+from mindgames.model import Evaluator, as_parametric
+from mindgames.plugins.learners.coevolution import games
+
+
+def side(evaluator: Evaluator, genes: np.ndarray) -> dict[str, Any]:
+    """A player of a task: ``evaluator``'s model with ``genes`` and its encoding."""
+    model = evaluator.model
+    as_parametric(model).set_params(genes)
+    arrays = {name: np.array(a, copy=True) for name, a in model.arrays().items()}
+    return games.player(model.kind, model.config(), evaluator.encoding.name, arrays)
+
+
+def comparison_tasks(
+    game: str, search: str, a: dict[str, Any], b: dict[str, Any], master: int, index: int,
+    max_plies: int,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The two games of comparison ``index``: a moves first, then b moves first."""
+    return [
+        games.task(game, search, a, b, game_seed(master, 2 * index), max_plies),
+        games.task(game, search, b, a, game_seed(master, 2 * index + 1), max_plies),
+    ]
+
+
+def points(first: float, second: float) -> float:
+    """a's points from its score moving first and b's score moving first."""
+    return first + (1.0 - second)
+
+
+def compare(
+    executor: Executor,
+    game: str,
+    search: str,
+    sides: Sequence[dict[str, Any]],
+    pairs: Sequence[tuple[int, int]],
+    master: int,
+    max_plies: int,
+) -> list[dict[str, Any]]:
+    """Play every pair's two games at once; per pair a's points and the plies of both games."""
+    tasks = [
+        task
+        for n, (i, j) in enumerate(pairs)
+        for task in comparison_tasks(game, search, sides[i], sides[j], master, n, max_plies)
+    ]
+    results = [f.result() for f in [executor.submit(games.play, t) for t in tasks]]
+    return [
+        {
+            "points": points(results[2 * n]["score"], results[2 * n + 1]["score"]),
+            "plies": results[2 * n]["plies"] + results[2 * n + 1]["plies"],
+        }
+        for n in range(len(pairs))
+    ]
+
+
+def round_robin(candidates: Sequence[int]) -> list[tuple[int, int]]:
+    """Every pair of a tournament's candidates once."""
+    return list(itertools.combinations(candidates, 2))
+
+
+def winner_of(pair: tuple[int, int], points_a: float, rng: np.random.Generator) -> int:
+    """The specimen that won a comparison (a tie by a coin)."""
+    if points_a > 1.0:
+        return pair[0]
+    if points_a < 1.0:
+        return pair[1]
+    return pair[int(rng.integers(2))]
+
+
+def rank(candidates: Sequence[int], wins: dict[int, int]) -> tuple[int, int]:
+    """The tournament's winner (most comparisons won; the earlier candidate on a tie) and its
+    loser (fewest won; the later candidate on a tie)."""
+    order = list(candidates)
+    best = max(order, key=lambda i: (wins.get(i, 0), -order.index(i)))
+    worst = min(order, key=lambda i: (wins.get(i, 0), -order.index(i)))
+    return best, worst
