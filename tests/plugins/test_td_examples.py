@@ -85,14 +85,16 @@ def test_kalah_strong_example_learns_margins_from_random_starts_and_plays(tmp_pa
 def test_every_training_example_builds(path):
     config, _ = load_config(path)
     game, evaluator, learner, name = build(config, get_registry(), config.seed, where=str(path))
-    assert game.name in ("kalah", "checkers")
-    assert name in ("td", "coevolution", "supervised", "layered")
+    assert game.name in ("kalah", "checkers", "giveaway")
+    assert name in ("td", "coevolution", "supervised", "layered", "hg", "shg")
     if name == "td":
         assert learner.games >= 1000
     elif name == "coevolution":
         assert learner.generations >= 10
     elif name == "layered":
         assert learner.stages >= 4 and learner.positions >= 200
+    elif name in ("hg", "shg"):
+        assert learner.total() * (learner.steps or learner.population) >= 100
     else:
         assert learner.fit.epochs >= 100
     assert evaluator.encoding.width == len(evaluator.encoding.columns) > 0
