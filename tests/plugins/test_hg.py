@@ -173,6 +173,7 @@ def test_hg_runs_its_phases_on_kalah_and_keeps_the_labelled_stages(tmp_path):
     result = HGLearner(**HG_TINY).train(game, evaluator, np.random.default_rng(3), workdir=tmp_path)
     rows = result.history
     assert [r["generation"] for r in rows] == [1, 2, 3, 4]
+    assert HGLearner(**HG_TINY).planned() == ("generation", 4)
     assert [r["phase"] for r in rows] == [1, 1, 2, 2]
     assert [r["plies"] for r in rows] == [[12, 16], [12, 16], [8, 12], [8, 12]]
     assert all(r["boards"] == 30 and r["crossovers"] == 6 for r in rows)

@@ -128,6 +128,10 @@ class Evolution(Learner):
         """Generations in the whole run."""
         return self.generations
 
+    def planned(self) -> tuple[str, int]:
+        """The history counts generations (the length of ``mindgames train``'s progress bar)."""
+        return ("generation", self.total())
+
     def train(
         self,
         game: Game,
