@@ -78,13 +78,14 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # the executor keeps its worker processes in a private table; there is no public way
     processes = list((getattr(pool, "_processes", None) or {}).values())
     # Python 3.11's pool fails every pending future as broken once a worker is terminated, and
-    # its manager thread dies with InvalidStateError on one the caller had cancelled: so
-    # cancelled ones are forgotten first, and nothing is cancelled here
+    # its manager thread dies with InvalidStateError on one the caller had cancelled. Each
+    # cancelled item gets a fresh stand-in future instead (removing the item raced with the
+    # manager thread's own removal: KeyError); the caller's future stays cancelled
     pool.shutdown(wait=False)
     pending = getattr(pool, "_pending_work_items", None) or {}
-    for key, item in list(pending.items()):
+    for item in list(pending.values()):
         if item.future.cancelled():
-            pending.pop(key, None)
+            item.future = Future()
     for process in processes:
         with contextlib.suppress(OSError, ValueError):
             process.terminate()
