@@ -32,10 +32,14 @@ class Hint:
     line: tuple[str, ...]
 
 
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders the numbers in a move text by value: 9-13 before 10-14."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.findall(r"\d+|\D+", text))
+
+
 def natural_order(texts: Sequence[str]) -> list[str]:
     """Move texts sorted with their numbers as numbers (pit 10 after pit 9)."""
-    parts = re.compile(r"(\d+)")
-    return sorted(texts, key=lambda t: [int(p) if p.isdigit() else p for p in parts.split(t)])
+    return sorted(texts, key=natural_key)
 
 
 def line_texts(game: Game, state: State, moves: Sequence[Any]) -> tuple[str, ...]:

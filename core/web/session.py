@@ -9,7 +9,6 @@ request can only be refused. A request that does not describe a legal game raise
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -23,6 +22,7 @@ from mindgames.board import DrawsBoard
 from mindgames.errors import IllegalMoveError, MindgamesError
 from mindgames.game import Game, Move, State
 from mindgames.registry import Registry
+from mindgames.session import natural_key
 from mindgames.web.svg import board_svg
 
 #: the most moves a request may carry (longer games are refused, not replayed)
@@ -136,11 +136,6 @@ def move_of_cells(game: Any, state: State, cells: tuple[str, ...]) -> Move:
     raise IllegalMoveError(f"illegal: {clicked} (from {cells[0]}: {'; '.join(goes)})")
 
 
-def natural(text: str) -> tuple[tuple[int, int | str], ...]:
-    """A sort key that orders numbers in text by value: 9-13 before 10-14."""
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.findall(r"\d+|\D+", text))
-
-
 def result_text(game: Game, state: State) -> str:
     """Who won, for a finished game."""
     first, second = game.returns(state)
@@ -175,7 +170,7 @@ def view(p: Position) -> dict[str, Any]:
         "to_move": None if over else game.to_move(state),
         "over": over,
         "result": result_text(game, state) if over else None,
-        "legal": sorted(legal, key=lambda e: natural(e["text"])),
+        "legal": sorted(legal, key=lambda e: natural_key(e["text"])),
         "board": board,
         "text": game.render(state),
     }
