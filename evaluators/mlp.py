@@ -274,32 +274,56 @@ class MLP(Model):
                 delta = delta.dot(self._layers[i][0]) * self._dact(below)
         return v, (grads if self._live is None else grads[:, self._live])
 
-    def values_and_row_grad(
-        self, xs: np.ndarray
-    ) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
+    def values_and_row_grad(self, xs: np.ndarray) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
         """``value_and_grad_batch`` when only one row's gradient will be wanted (``RowGrads``):
         the values now, row ``k``'s gradient on demand, the same numbers as the batch's row."""
         xs = np.asarray(xs, dtype=float)
         if not self._one:  # a deeper net's rows (gemv) might differ in the last bits (gemm)
             v, grads = self.value_and_grad_batch(xs)
             return v, grads.__getitem__
-        hs, a = self._forward(xs)
-        v = np.tanh(a)
-        w = self._layers[0][0]
+        # hot path of TD's 1-ply choice: ``_forward`` and ``_act`` inlined, in place
+        w, b = self._layers[0]
+        h = xs.dot(w.T)
+        h += b
+        if self._sigmoid:  # 0.5 * tanh(0.5 * z) + 0.5, as ``_act``
+            h *= 0.5
+            np.tanh(h, out=h)
+            h *= 0.5
+            h += 0.5
+        else:
+            np.tanh(h, out=h)
+        a = h.dot(self._wo)
+        a += self._bo[0]
+        if self._d is not None:
+            a += xs.dot(self._d)
+        if self.input_sum:
+            a += xs.sum(axis=1)
+        v = np.tanh(a, out=a)
         ws, bs = self._slices[0]
+        shape, out, bias_at, wo, d, size = (
+            w.shape,
+            self._out,
+            self._bias_at,
+            self._wo,
+            self._d,
+            self._p.size,
+        )
+        sigmoid, live = self._sigmoid, self._live
 
         def row(k: int) -> np.ndarray:
-            dv = 1.0 - v[k] * v[k]
-            x, h = xs[k], hs[1][k]
-            grad = np.empty(self._p.size)
-            np.multiply(h, dv, out=grad[self._out])
-            grad[self._bias_at] = dv
-            if self._d is not None:
+            vk = float(v[k])
+            dv = 1.0 - vk * vk
+            x, hk = xs[k], h[k]
+            grad = np.empty(size)
+            np.multiply(hk, dv, out=grad[out])
+            grad[bias_at] = dv
+            if d is not None:
                 np.multiply(x, dv, out=grad[self._dslice])
-            delta = dv * self._wo * self._dact(h)
-            np.multiply.outer(delta, x, out=grad[ws].reshape(w.shape))
+            delta = dv * wo
+            delta *= hk * (1.0 - hk) if sigmoid else 1.0 - hk * hk
+            np.multiply.outer(delta, x, out=grad[ws].reshape(shape))
             grad[bs] = delta
-            return grad if self._live is None else grad[self._live]
+            return grad if live is None else grad[live]
 
         return v, row
 

@@ -14,7 +14,8 @@ which is Sutton's ``dw_t = alpha (P_{t+1} - P_t) sum_k lambda^{t-k} grad P_k`` w
 fixed player's view and turned into the side to move's. See docs/learners.md for the options.
 
 Modules by job: ``learner`` (options, training loop), ``update`` (the maths above), ``moves``
-(successor valuation and move pick), ``selfplay`` (the game drivers), ``checkpoint`` (files),
+(successor valuation and move pick), ``selfplay`` (the game drivers), ``oneply`` (serial
+self-play on 1 ply, its hot loop), ``checkpoint`` (files),
 ``starts`` (the start-position reader), ``gate`` (keeping the best net).
 """
 

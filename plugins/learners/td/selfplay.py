@@ -15,8 +15,9 @@ import numpy as np
 
 from mindgames.game import Game, Move, State
 from mindgames.labelling import margin_label
-from mindgames.model import BatchDifferentiable, Evaluator
+from mindgames.model import BatchDifferentiable, Evaluator, RowGrads
 from mindgames.plugins.learners.td.moves import Reward, Successors, best, choose, explored
+from mindgames.plugins.learners.td.oneply import play_one_ply
 from mindgames.plugins.learners.td.starts import Start, pick_start
 from mindgames.plugins.learners.td.update import TDUpdate
 from mindgames.search import Searcher
@@ -103,6 +104,9 @@ def play_game(
         and players[0] is players[1]
         and isinstance(players[0].model, BatchDifferentiable)
     )
+    if reuse and (net is None or net is players[0]) and isinstance(players[0].model, RowGrads):
+        assert update is not None
+        return play_one_ply(game, state, players[0], update, rng, explore, reward, opts.max_plies)
     cached: tuple[float, np.ndarray] | None = None
     while plies < opts.max_plies and not game.is_terminal(state):
         side = game.to_move(state)

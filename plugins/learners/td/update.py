@@ -41,6 +41,7 @@ class TDUpdate:
         self.trace = np.zeros_like(alpha)
         #: the model's in-place addition when it has one (``AddParams``), else None
         self._add = model.add_params if isinstance(model, AddParams) else None
+        self._buffer: np.ndarray | None = None  # ``step``'s change, reused
 
     def begin(self, value: float, grad: np.ndarray) -> None:
         """The first position of a game: the trace restarts at its gradient."""
@@ -50,9 +51,18 @@ class TDUpdate:
     def step(self, value: float, grad: np.ndarray, same_side: bool) -> None:
         """The next position: learn from the TD error, then extend the trace."""
         s = 1.0 if same_side else -1.0
-        self._apply(self.gamma * s * value - self.p)
-        self.trace *= self.gamma * self.lam * s
-        self.trace += grad
+        trace = self.trace
+        if self.momentum or self._add is None:
+            self._apply(self.gamma * s * value - self.p)
+        else:  # hot path (a call a ply): ``apply`` in a buffer, the same numbers
+            change = self._buffer
+            if change is None or change.shape != trace.shape:
+                change = self._buffer = np.empty_like(trace)
+            np.multiply(trace, self.gamma * s * value - self.p, out=change)
+            change *= self.alpha
+            self._add(change)
+        trace *= self.gamma * self.lam * s
+        trace += grad
         self.p = value
 
     def finish(self, reward: float) -> None:
