@@ -37,7 +37,7 @@ from mindgames.game import CountsPieces, Encoding, Game, State
 
 @attrs.frozen
 class ConformanceReport:
-    game: str
+    game: str  # the game's spec: the parameters checked are part of what passed
     playouts: int
     positions: int
     encodings: tuple[str, ...]
@@ -70,7 +70,7 @@ def _fail(game: Game, state: State, what: str) -> ConformanceError:
         where = game.position_text(state)
     except Exception:  # the position text itself may be what is broken
         where = repr(state)
-    return ConformanceError(f"{game.name}: {what} (position {where})")
+    return ConformanceError(f"{game.spec()}: {what} (position {where})")
 
 
 def _error(exc: Exception) -> str:
@@ -205,7 +205,7 @@ def _check_batches(game: Game, states: list[State], encodings: list[Encoding]) -
         single = np.array([enc.encode(s) for s in states], dtype=float).reshape(-1, enc.width)
         if batch.shape != single.shape:
             raise ConformanceError(
-                f"{game.name}: encoding {enc.name!r}: the batch encoder gave shape {batch.shape} "
+                f"{game.spec()}: encoding {enc.name!r}: the batch encoder gave shape {batch.shape} "
                 f"for {len(states)} positions, expected {single.shape}"
             )
         wrong = np.flatnonzero(~np.all(np.isclose(batch, single, rtol=0, atol=TOLERANCE), axis=1))
@@ -259,7 +259,7 @@ def playout(
         ):
             raise _fail(game, state, "play mutated its input state")
         state = state_after
-    raise ConformanceError(f"{game.name}: a random game did not end within {max_plies} plies")
+    raise ConformanceError(f"{game.spec()}: a random game did not end within {max_plies} plies")
 
 
 def check_game(
@@ -282,7 +282,7 @@ def check_game(
         _check_batches(game, visited, encodings)
         again = playout(game, np.random.default_rng([seed, i]))
         if first != again:
-            raise ConformanceError(f"{game.name}: the same seed gave two different playouts")
+            raise ConformanceError(f"{game.spec()}: the same seed gave two different playouts")
     return ConformanceReport(
-        game.name, playouts, positions, tuple(e.name for e in encodings), CHECKS
+        game.spec(), playouts, positions, tuple(e.name for e in encodings), CHECKS
     )

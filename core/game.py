@@ -154,14 +154,15 @@ class Game(ABC):
         """
         return None
 
-    def import_games(self, path: str) -> tuple[list[dict[str, Any]], int]:
+    def import_games(self, path: str) -> tuple[list[dict[str, Any]], dict[int, str]]:
         """The game records of file ``path`` in the game's own format (``export_games``'s).
 
-        Returns the games that replay -- each ``{"states": [start, after each move...],
-        "result": "1-0" | "0-1" | "1/2-1/2" | "*", "tags": {name: text}}`` (the first player's
-        result; tags optional, e.g. the players as PDN names them) -- and the number
-        of records skipped (unreadable, illegal moves, other rules). Supervised learners and
-        ``pdn extract`` read recorded games through it (checkers and give-away: PDN).
+        Returns the games that replay -- each ``{"number": n, "states": [start, after each
+        move...], "result": "1-0" | "0-1" | "1/2-1/2" | "*", "tags": {name: text}}`` (``n``:
+        its place among the file's records, from 1; the first player's result; tags optional,
+        e.g. the players as PDN names them) -- and the records skipped (unreadable, illegal
+        moves, other rules) as ``{n: why}``. Supervised learners, ``pdn extract``, ``show`` and
+        ``play --load`` read recorded games through it (checkers and give-away: PDN).
         """
         raise CapabilityError(f"game {self.name!r} cannot read game records")
 

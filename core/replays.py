@@ -38,13 +38,44 @@ class RecordedGame:
     about: str = ""  # round, opening, how it ended: one line for people
 
 
-def read_games(
-    path: str | Path, registry: Registry, rules: str | None = None
-) -> list[RecordedGame]:
+@attrs.frozen
+class GameFile:
+    """The games of one file: those that replay, numbered by their place in the file (from 1),
+    and why each other one does not (``{number: why}``)."""
+
+    path: str
+    games: tuple[RecordedGame, ...]
+    skipped: Mapping[int, str]
+    rules: str | None = None  # the game a record file was read as
+
+    def failure(self, number: int) -> str:
+        """Why game ``number`` does not replay, in a few words."""
+        rules = f" as {self.rules}" if self.rules else ""
+        return f"does not replay{rules}: {self.skipped[number]}"
+
+    def pick(self, number: int) -> RecordedGame:
+        """Game ``number`` of the file, or one line saying why not (none there, or no replay)."""
+        for recorded in self.games:
+            if recorded.number == number:
+                return recorded
+        if number in self.skipped:
+            raise GameRecordError(f"{self.path}: game {number} {self.failure(number)}")
+        total = len(self.games) + len(self.skipped)
+        raise MindgamesError(f"{self.path}: no game {number} (the file holds {total})")
+
+    def lines(self) -> list[tuple[int, RecordedGame | str]]:
+        """Every game of the file in its order: the game, or why it does not replay."""
+        out: list[tuple[int, RecordedGame | str]] = [(g.number, g) for g in self.games]
+        out += [(n, self.failure(n)) for n in self.skipped]
+        return sorted(out, key=lambda item: item[0])
+
+
+def load_games(path: str | Path, registry: Registry, rules: str | None = None) -> GameFile:
     """Every game recorded in ``path`` (a tournament run directory means its results file).
 
     ``rules`` (a game spec) is the game of a file in a game's own format; a result record
-    names its own. A record that does not replay is an error naming the file and game.
+    names its own. A game that does not replay is kept as its reason, so that the others
+    keep their numbers and still replay; a file with no game at all is an error.
     """
     p = Path(path)
     if p.is_dir():
@@ -52,19 +83,30 @@ def read_games(
     if not p.is_file():
         raise MindgamesError(f"{p}: no such file")
     if _is_json(p):
-        games = [_from_result(p, n, r, registry) for n, r in enumerate(_results(p), 1)]
+        games, skipped = [], {}
+        for number, record in enumerate(_results(p), 1):
+            try:
+                games.append(_from_result(number, record, registry))
+            except MindgamesError as exc:
+                skipped[number] = str(exc)
+        found = GameFile(str(p), tuple(games), skipped)
     else:
-        games = _from_game_records(p, registry, rules)
-    if not games:
+        found = _from_game_records(p, registry, rules)
+    if not found.games and not found.skipped:
         raise GameRecordError(f"{p}: no recorded game in it")
-    return games
+    return found
 
 
-def pick(games: Sequence[RecordedGame], number: int, where: str) -> RecordedGame:
-    """Game ``number`` (from 1) of a file's games, or one line saying how many there are."""
-    if not 1 <= number <= len(games):
-        raise MindgamesError(f"{where}: no game {number} (the file holds {len(games)})")
-    return games[number - 1]
+def read_games(
+    path: str | Path, registry: Registry, rules: str | None = None
+) -> list[RecordedGame]:
+    """The games of ``path`` that replay (``load_games``); none replaying is an error."""
+    found = load_games(path, registry, rules)
+    if not found.games:
+        first = min(found.skipped)
+        why = f"game {first} {found.failure(first)}"
+        raise GameRecordError(f"{found.path}: no game replays ({why})")
+    return list(found.games)
 
 
 def _is_json(path: Path) -> bool:
@@ -82,26 +124,21 @@ def _results(path: Path) -> list[dict[str, Any]]:
     return sorted(records, key=lambda r: r.get("index", 0)) if len(records) > 1 else records
 
 
-def _from_result(
-    path: Path, number: int, record: Mapping[str, Any], registry: Registry
-) -> RecordedGame:
+def _from_result(number: int, record: Mapping[str, Any], registry: Registry) -> RecordedGame:
     """A result record (``match.play_game``'s fields) replayed from its start."""
-    where = f"{path}: game {number}"
     try:
         game = registry.game(str(record["game"]))
         position = record.get("opening_position")
         state = game.initial_state() if position is None else game.parse_position(position)
         texts = [*record.get("opening_moves", []), *record["moves"]]
     except (KeyError, TypeError) as exc:
-        raise GameRecordError(f"{where}: not a game result ({exc})") from None
-    except MindgamesError as exc:
-        raise GameRecordError(f"{where}: {exc}") from None
+        raise GameRecordError(f"not a game result ({exc})") from None
     states, moves = [state], []
     for ply, text in enumerate(texts, 1):
         try:
             move = game.parse_move(states[-1], str(text))
         except MindgamesError as exc:
-            raise GameRecordError(f"{where}, ply {ply}: {exc}") from None
+            raise GameRecordError(f"ply {ply}: {exc}") from None
         moves.append(game.move_text(states[-1], move))
         states.append(game.play(states[-1], move))
     about = ", ".join(
@@ -113,26 +150,29 @@ def _from_result(
     )
 
 
-def _from_game_records(path: Path, registry: Registry, rules: str | None) -> list[RecordedGame]:
+def _from_game_records(path: Path, registry: Registry, rules: str | None) -> GameFile:
     """The games of a file in a game's own record format (``Game.import_games``)."""
     if rules is not None:
         game = registry.game(rules)
-        read, _ = game.import_games(str(path))
+        read, skipped = game.import_games(str(path))
     else:
-        game, read = _best_reader(path, registry)
+        game, read, skipped = _best_reader(path, registry)
     names = game.player_names
     out = []
-    for number, record in enumerate(read, 1):
+    for place, record in enumerate(read, 1):
+        number = int(record.get("number", place))
         states = tuple(record["states"])
         tags = record.get("tags", {})
         players = (tags.get(names[0], "?"), tags.get(names[1], "?"))
         about = ", ".join(f"{k} {tags[k]}" for k in ("Event", "Round") if tags.get(k))
         moves = _moves_between(game, states, f"{path}: game {number}")
         out.append(RecordedGame(number, game, players, states, moves, record["result"], about))
-    return out
+    return GameFile(str(path), tuple(out), dict(skipped), game.spec())
 
 
-def _best_reader(path: Path, registry: Registry) -> tuple[Game, list[dict[str, Any]]]:
+def _best_reader(
+    path: Path, registry: Registry
+) -> tuple[Game, list[dict[str, Any]], dict[int, str]]:
     """The first installed game, by name, that reads a game of ``path`` (default parameters).
 
     PDN: checkers reads the games without a Variant tag, give-away only files of its own.
@@ -142,11 +182,11 @@ def _best_reader(path: Path, registry: Registry) -> tuple[Game, list[dict[str, A
             continue  # this game reads no record files
         try:
             game = registry.game(name)
-            read, _ = game.import_games(str(path))
+            read, skipped = game.import_games(str(path))
         except MindgamesError:
             continue
         if read:
-            return game, read
+            return game, read, skipped
     raise GameRecordError(
         f"{path}: no installed game reads a game from it (a result file is JSON Lines; "
         "give --rules GAME for a record file)"

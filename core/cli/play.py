@@ -16,9 +16,9 @@ from mindgames.agent import Agent, build_agent
 from mindgames.cli.common import SEED
 from mindgames.errors import MindgamesError
 from mindgames.files import atomic_write
-from mindgames.game import Game
+from mindgames.game import Game, State
 from mindgames.registry import Registry, get_registry
-from mindgames.replays import pick, read_games
+from mindgames.replays import load_games
 from mindgames.session import Session
 
 HUMAN = "human"
@@ -46,7 +46,15 @@ HELP = """\
     "--load",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Go on from the end of the first game in this file (a saved game, results, PDN).",
+    help="Go on from the end of a game in this file (a saved game, results, PDN).",
+)
+@click.option(
+    "--game",
+    "number",
+    type=click.IntRange(1),
+    default=None,
+    help="Which game of the --load file, counted in its order from 1 (as 'show --game'); "
+    "needed when the file holds several.",
 )
 @click.option(
     "--hint",
@@ -65,6 +73,7 @@ def play(
     position: str | None,
     line: str | None,
     load: str | None,
+    number: int | None,
     hint_spec: str | None,
     seed: int,
     board: bool,
@@ -77,7 +86,8 @@ def play(
         None if spec == HUMAN else build_agent(registry, game, spec) for spec in (first, second)
     ]
     hinter = _hint_agent(registry, game, agents, hint_spec)
-    session = _start(game, agents, (first, second), position, line, load, seed)
+    start, texts = _origin(game, position, load, number)
+    session = _start(game, agents, (first, second), start, [*texts, *(line or "").split()], seed)
     if board:
         click.echo(game.render(session.state))
     try:
@@ -97,25 +107,35 @@ def _hint_agent(
     return next((a for a in reversed(agents) if a is not None), None)
 
 
+def _origin(
+    game: Game, position: str | None, load: str | None, number: int | None
+) -> tuple[State | None, list[str]]:
+    """Where the options start the game: a position, or the start and moves of a saved game."""
+    if load is not None and position is not None:
+        raise MindgamesError("give --load or --position, not both")
+    if load is None:
+        if number is not None:
+            raise MindgamesError("--game picks a game of the --load file: give --load FILE")
+        return (None if position is None else game.parse_position(position)), []
+    found = load_games(load, get_registry(), rules=game.spec())
+    total = len(found.games) + len(found.skipped)
+    if number is None and total > 1:
+        raise MindgamesError(f"{load}: the file holds {total} games: pick one with --game N")
+    saved = found.pick(number or 1)
+    if saved.game != game:
+        raise MindgamesError(f"{load}: a game of {saved.game.spec()!r}, not {game.spec()!r}")
+    return saved.states[0], list(saved.moves)
+
+
 def _start(
     game: Game,
     agents: list[Agent | None],
     names: tuple[str, str],
-    position: str | None,
-    line: str | None,
-    load: str | None,
+    start: State | None,
+    texts: list[str],
     seed: int,
 ) -> Session:
-    """The session at the position the options name: a start, then a line or a saved game."""
-    if load is not None and position is not None:
-        raise MindgamesError("give --load or --position, not both")
-    start = None if position is None else game.parse_position(position)
-    texts: list[str] = line.split() if line else []
-    if load is not None:
-        saved = pick(read_games(load, get_registry(), rules=game.spec()), 1, load)
-        if saved.game != game:
-            raise MindgamesError(f"{load}: a game of {saved.game.spec()!r}, not {game.spec()!r}")
-        start, texts = saved.states[0], [*saved.moves, *texts]
+    """The session at ``start`` (None: the game's start) after the moves ``texts``."""
     session = Session(game, agents, names, start, seed)
     for ply, text in enumerate(texts, 1):
         try:

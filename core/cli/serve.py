@@ -33,12 +33,16 @@ def serve(
     Open the printed address in a browser; Ctrl-C stops the server.
     """
     from mindgames.registry import get_registry
-    from mindgames.replays import read_games
+    from mindgames.replays import load_games
     from mindgames.web.app import App
     from mindgames.web.app import serve as make_server
 
     registry = get_registry()
-    recorded = [g for path in replays for g in read_games(path, registry, rules)]
+    files = [load_games(path, registry, rules) for path in replays]
+    for found in files:
+        for number in found.skipped:  # the others replay
+            click.echo(f"{found.path}: game {number} {found.failure(number)}: left out", err=True)
+    recorded = [g for found in files for g in found.games]
     app = App(registry, agent=agent, seed=seed, replays=recorded)
     try:
         server = make_server(app, host, port)

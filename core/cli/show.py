@@ -13,7 +13,7 @@ import textwrap
 import click
 
 from mindgames.registry import get_registry
-from mindgames.replays import RecordedGame, describe, pick, read_games
+from mindgames.replays import RecordedGame, describe, load_games
 
 KEYS = "Enter: next, p: back, N: ply N, e: end, q: quit"
 
@@ -26,7 +26,7 @@ KEYS = "Enter: next, p: back, N: ply N, e: end, q: quit"
     type=click.IntRange(1),
     default=1,
     show_default=True,
-    help="Which game of the file (from 1; results files: the game's index + 1, its Round).",
+    help="Which game of the file, counted in its order from 1 (results: the game's index + 1).",
 )
 @click.option("--rules", default=None, metavar="GAME", help="The game of a PDN file.")
 @click.option("--all", "show_all", is_flag=True, help="Print every ply at once.")
@@ -41,12 +41,12 @@ def show(
     as_json: bool,
 ) -> None:
     """Replay a recorded game of FILE (results JSONL, a run directory, PDN) ply by ply."""
-    games = read_games(path, get_registry(), rules)
+    found = load_games(path, get_registry(), rules)
     if list_games:
-        for g in games:
-            click.echo(_title(g))
+        for number_there, item in found.lines():
+            click.echo(f"game {number_there}: {item}" if isinstance(item, str) else _title(item))
         return
-    recorded = pick(games, number, path)
+    recorded = found.pick(number)
     if as_json:
         click.echo(json.dumps(describe(recorded)))
         return

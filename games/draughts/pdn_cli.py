@@ -122,12 +122,12 @@ def extract(path: str, output: str, drop_draws: bool, min_plies: int, discount: 
     kept = data.provenance["generator"]["extract"]["games"]
     if not kept:
         raise GameRecordError(
-            f"{path}: no game to extract ({skipped} did not replay or were left out)"
+            f"{path}: no game to extract ({len(skipped)} did not replay or were left out)"
         )
     write_dataset(output, data)
     click.echo(f"{len(data)} positions from {kept} games -> {output}")
     if skipped:
-        click.echo(f"skipped {skipped} games that did not replay or use other rules", err=True)
+        click.echo(f"skipped {len(skipped)} games that did not replay or use other rules", err=True)
 
 
 COMMANDS = [pdn]

@@ -246,19 +246,23 @@ class Draughts(Game):
             out.append(PdnGame.from_moves(g["moves"], g["result"], tags))
         return ".pdn", write_pdn(out)
 
-    def import_games(self, path: str) -> tuple[list[dict[str, Any]], int]:
+    def import_games(self, path: str) -> tuple[list[dict[str, Any]], dict[int, str]]:
         """The PDN games of ``path`` that replay under these rules, as states and results."""
         from mindgames.games.draughts.pdn import read_pdn_file, replay
 
-        games, skipped = [], 0
-        for record in read_pdn_file(path):
+        games: list[dict[str, Any]] = []
+        skipped: dict[int, str] = {}
+        for number, record in enumerate(read_pdn_file(path), 1):
             played = replay(record, self)
-            if played.error is not None or type(played.rules) is not type(self):
-                skipped += 1
-                continue
-            games.append(
-                {"states": list(played.states), "result": record.result, "tags": dict(record.tags)}
-            )
+            if played.error is not None:
+                skipped[number] = str(played.error).removeprefix(f"game {record.number}, ")
+            elif type(played.rules) is not type(self):
+                skipped[number] = f"a {played.rules.name} game"
+            else:
+                states, tags = list(played.states), dict(record.tags)
+                games.append(
+                    {"number": number, "states": states, "result": record.result, "tags": tags}
+                )
         return games, skipped
 
     # --- text ------------------------------------------------------------------------------

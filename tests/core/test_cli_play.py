@@ -145,10 +145,50 @@ def test_a_finished_game_reports_its_result():
         (["--load", "missing.json"], "missing.json: no such file"),
         (["--load", "x.json", "--position", START], "give --load or --position, not both"),
         (["--hint", "nosuch"], "unknown searcher 'nosuch'"),
+        (["--game", "2"], "--game picks a game of the --load file: give --load FILE"),
     ],
 )
 def test_bad_options_are_one_line(args, message):
     one_line_error(run("play", "checkers", "human", "human", *args, stdin=""), message)
+
+
+FILE = """\
+[Event "one"]
+[Result "*"]
+1. 11-15 22-18 *
+
+[Event "give-away"]
+[Variant "giveaway"]
+[Result "*"]
+1. 11-15 *
+
+[Event "three"]
+[Result "*"]
+1. 9-13 22-18 2. 13-17 *
+"""
+
+
+def test_load_game_n_goes_on_from_the_nth_game_of_the_file(tmp_path):
+    path = tmp_path / "three.pdn"
+    path.write_text(FILE, encoding="utf-8")
+    done = play("checkers", "human", "human", "--load", str(path), "--game", "3", stdin="")
+    same = play("checkers", "human", "human", "--moves", "9-13 22-18 13-17", stdin="")
+    assert final(done) == final(same) and "unfinished after 3 plies" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([], "three.pdn: the file holds 3 games: pick one with --game N"),
+        (["--game", "2"], "three.pdn: game 2 does not replay as checkers: a giveaway game"),
+        (["--game", "4"], "three.pdn: no game 4 (the file holds 3)"),
+    ],
+)
+def test_load_of_a_file_of_several_games_needs_a_game_that_replays(tmp_path, args, message):
+    path = tmp_path / "three.pdn"
+    path.write_text(FILE, encoding="utf-8")
+    done = run("play", "checkers", "human", "human", "--load", path, *args, stdin="")
+    one_line_error(done, message)
 
 
 def test_a_saved_game_of_another_game_is_refused(tmp_path):

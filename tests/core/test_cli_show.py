@@ -100,7 +100,8 @@ def test_pdn_games_replay_with_their_rules_found(tmp_path):
     checkers = run("show", path, "--all")
     assert checkers.stdout.startswith("game 1: checkers, Ann (Black) vs Bob (White): *, 4 plies")
     assert "moves: 1.11-15 2.22-18 3.15x22 [4.25x18]" in checkers.stdout
-    assert len(run("show", path, "--list").stdout.splitlines()) == 1  # checkers: game 1 only
+    listed = run("show", path, "--list").stdout.splitlines()  # checkers: game 1 only replays
+    assert listed[1] == "game 2: does not replay as checkers: a giveaway game"
     giveaway = run("show", path, "--rules", "giveaway", "--list")  # reads both as give-away
     assert giveaway.stdout.splitlines()[1] == (
         "game 2: giveaway, ? (Black) vs ? (White): *, 3 plies; Event give-away"
@@ -108,6 +109,54 @@ def test_pdn_games_replay_with_their_rules_found(tmp_path):
     only = path.with_name("only.pdn")
     only.write_text(PDN.split("\n\n")[1], encoding="utf-8")
     assert run("show", only, "--list").stdout.startswith("game 1: giveaway, ")
+
+
+THREE = PDN + """
+[Event "illegal"]
+[Result "*"]
+1. 11-15 22-18 2. 15-19 *
+
+[Event "four"]
+[Black "Cy"]
+[White "Di"]
+[Result "*"]
+1. 9-13 22-18 *
+"""
+
+
+def test_game_n_is_the_nth_game_of_the_file_when_earlier_games_do_not_replay(tmp_path):
+    path = tmp_path / "g.pdn"
+    path.write_text(THREE, encoding="utf-8")
+    done = run("show", path, "--game", "4", "--all")
+    assert done.stdout.startswith("game 4: checkers, Cy (Black) vs Di (White): *, 2 plies")
+    assert "moves: 1.9-13 [2.22-18]" in done.stdout
+    listed = run("show", path, "--list").stdout.splitlines()
+    assert [line.split(":")[0] for line in listed] == ["game 1", "game 2", "game 3", "game 4"]
+    assert listed[2].startswith("game 3: does not replay as checkers: line 15, column 19, ")
+
+
+@pytest.mark.parametrize(
+    "number, message",
+    [
+        ("2", "g.pdn: game 2 does not replay as checkers: a giveaway game"),
+        ("3", "g.pdn: game 3 does not replay as checkers: line 15, column 19, move 2: 15-19 "),
+        ("5", "g.pdn: no game 5 (the file holds 4)"),
+    ],
+)
+def test_a_game_that_does_not_replay_is_one_line_naming_it(tmp_path, number, message):
+    path = tmp_path / "g.pdn"
+    path.write_text(THREE, encoding="utf-8")
+    one_line_error(run("show", path, "--game", number), message)
+
+
+def test_a_bad_result_record_spoils_only_its_own_game(tmp_path):
+    path = tmp_path / "r.jsonl"
+    good = '{"game": "kalah:pits=3,seeds=2", "moves": ["1"]}'
+    path.write_text(f'{{"game": "kalah", "moves": ["9"]}}\n{good}\n', encoding="utf-8")
+    assert run("show", path, "--game", "2", "--all").stdout.startswith(
+        "game 2: kalah:pits=3,seeds=2, ? (South) vs ? (North): *, 1 plies"
+    )
+    one_line_error(run("show", path), "r.jsonl: game 1 does not replay: ply 1: pit 9 ")
 
 
 def test_a_game_saved_by_play_shows(tmp_path):
@@ -123,8 +172,8 @@ def test_a_game_saved_by_play_shows(tmp_path):
     "content, args, message",
     [
         ('{"game": "kalah", "moves": ["1"]}\n', ["--game", "2"], "no game 2 (the file holds 1)"),
-        ('{"game": "kalah", "moves": ["1", "9"]}\n', [], "game 1, ply 2: pit 9 is not a legal"),
-        ('{"game": "nosuch", "moves": []}\n', [], "game 1: unknown game 'nosuch'"),
+        ('{"game": "kalah", "moves": ["1", "9"]}\n', [], "game 1 does not replay: ply 2: pit 9 "),
+        ('{"game": "nosuch", "moves": []}\n', [], "game 1 does not replay: unknown game 'nosuch'"),
         ('{"result": "1-0"}\n', [], "record 1 is not a game result"),
         ("not a game at all\n", [], "no installed game reads a game from it"),
         ('[Event "x"]\n1. 11-15 *\n', ["--rules", "kalah"], "cannot read game records"),

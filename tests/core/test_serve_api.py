@@ -235,3 +235,29 @@ def test_serve_refuses_a_busy_port_and_an_unreadable_record_with_one_line(tmp_pa
     (tmp_path / "results.jsonl").write_text('{"game": "kalah"}\n', encoding="utf-8")
     one_line_error(mindgames("serve", "--replay", tmp_path), "not a game result")
     one_line_error(mindgames("serve", "--replay", tmp_path / "none"), "does not exist")
+
+
+def test_serve_leaves_out_a_recorded_game_that_does_not_replay_and_says_so(tmp_path):
+    import subprocess
+
+    from support.cli import command, environment
+
+    results = tmp_path / "r.jsonl"
+    good = '{"game": "kalah:pits=3,seeds=2", "moves": ["1"]}'
+    results.write_text(f'{{"game": "kalah", "moves": ["9"]}}\n{good}\n', encoding="utf-8")
+    proc = subprocess.Popen(
+        command("serve", "--port", "0", "--replay", str(results)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment(),
+    )
+    try:
+        assert proc.stdout is not None and "(1 recorded games;" in proc.stdout.readline()
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert err.splitlines()[0] == (
+        f"{results}: game 1 does not replay: ply 1: pit 9 is not a legal move "
+        "(legal: 1, 2, 3, 4, 5, 6): left out"
+    )

@@ -45,6 +45,12 @@ def test_every_eligible_game_passes_check_game(name):
     assert "conforms" in out.stdout and "observation" in out.stdout
 
 
+def test_check_game_names_the_openspiel_game_it_checked():
+    out = run("check-game", "openspiel:game=connect_four", "--playouts", "1")
+    assert out.exit_code == 0, out.output
+    assert out.stdout.splitlines()[-1].startswith("openspiel:game=connect_four: 1 playouts, ")
+
+
 def readme_blocks(section: str) -> list[str]:
     """The console blocks of one ``## section`` of the package README."""
     text = (EXAMPLES / "README.md").read_text(encoding="utf-8")

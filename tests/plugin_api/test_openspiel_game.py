@@ -16,6 +16,7 @@ from mindgames_openspiel.game import SpielState
 
 from mindgames.errors import IllegalMoveError, NotationError
 from mindgames.registry import get_registry
+from mindgames.spec import format_spec
 
 #: OpenSpiel's perft of tic-tac-toe (sequences of exactly n plies; finished games stop counting)
 TIC_TAC_TOE = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
@@ -114,6 +115,17 @@ def test_the_game_string_is_kept_in_openspiels_canonical_form():
     assert a.spec() == 'openspiel:game="breakthrough(columns=6,rows=6)"'
     assert get_registry().game(a.spec()) == a
     assert game().spec() == "openspiel"  # tic_tac_toe is the default
+
+
+@pytest.mark.parametrize(
+    "text", ["tic_tac_toe", "connect_four", "hex(board_size=5)", "mnk(k=3,m=4,n=4)", "oware"]
+)
+def test_a_spec_round_trips_through_the_registry_and_names_the_game_string(text):
+    g = game(text)
+    again = get_registry().game(g.spec())
+    assert again == g and again.spec() == g.spec() and again.game == g.game
+    if g.game != "tic_tac_toe":
+        assert g.spec() == format_spec("openspiel", {"game": g.game})
 
 
 def test_perft_of_tic_tac_toe():
