@@ -12,6 +12,7 @@ from mindgames.registry import get_registry
 from mindgames.training import build, load_config, read_history, run
 
 from support.examples import EXAMPLES, shrunk
+from support.positions import random_positions
 
 
 def test_neurodraughts_example_runs_a_few_games_with_lookahead(tmp_path):
@@ -79,6 +80,26 @@ def test_kalah_strong_example_learns_margins_from_random_starts_and_plays(tmp_pa
     assert agent.choose(game, game.initial_state(), np.random.default_rng(0)).move in (
         game.legal_moves(game.initial_state())
     )
+
+
+def test_giveaway_example_keeps_its_values_off_the_tanh_bounds(tmp_path):
+    """The gac11 inputs are counts up to ~30 (the distance sums), so the 1/fan-in step (1/33)
+    moves the pre-activation by about 40 times the TD error and the tanh saturates within 100
+    games; the example's alpha keeps it about 0.3 (docs/learners.md)."""
+    registry = get_registry()
+    game = registry.game("giveaway")
+    states = random_positions(game, 100, seed=0)
+    saturated = {}
+    for name, alpha in (("example", None), ("fan-in", 1.0 / 33)):
+        options = {"alpha": alpha} if alpha else {}
+        (tmp_path / name).mkdir()
+        config, raw = shrunk(
+            "giveaway-td.toml", tmp_path / name, games=100, batch=100, checkpoint_every=0, **options
+        )
+        values = run(config, out=tmp_path / name / "run").result.evaluator.evaluate_batch(states)
+        saturated[name] = float(np.mean(np.abs(values) > 0.99))
+    assert raw["eval"]["encoding"] == "gac11"
+    assert saturated["fan-in"] > 0.5 and saturated["example"] < 0.05, saturated
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.toml")), ids=lambda p: p.name)
