@@ -7,6 +7,7 @@ import json
 import math
 import signal
 
+import attrs
 import numpy as np
 import pytest
 
@@ -166,6 +167,53 @@ def test_a_generation_ranks_rprop_by_test_error_and_evolution_by_training_error(
         population, model, sets, rprop, True, np.random.default_rng(0)
     )
     assert test[0] <= test[1] and ranked[0][0] < 0
+
+
+def hybrid_setting(size=8):
+    """A small MLP, a phase's sets it can learn (y = tanh of a linear function), a population."""
+    from mindgames.evaluators.mlp import MLP
+    from mindgames.plugins.learners.fitters import Patterns
+
+    rng = np.random.default_rng(9)
+    xs = rng.uniform(-1, 1, (60, 3))
+    ys = np.tanh(xs @ np.array([1.5, -1.0, 0.5]))
+    model = MLP(np.zeros(3 * 3 + 3 + 4), 3, [3], "tanh", False)
+    sets = pop.Sets(Patterns.of(xs[:40], ys[:40]), Patterns.of(xs[40:], ys[40:]))
+    population = rng.uniform(-0.1, 0.1, (size, len(model.get_params())))
+    return model, sets, population
+
+
+def test_the_hybrid_retrains_every_network_by_rprop_when_the_training_set_changes():
+    model, sets, population = hybrid_setting()
+    fit = pop.FitOptions(epochs=30, min_epochs=5, patience=5)
+    hybrid = pop.PopulationOptions("evolution+rprop", 8, fit=fit)
+    out = pop.begin(population, model, sets, hybrid, np.random.default_rng(0))
+    before = pop.errors(model, population, sets.train)
+    after = pop.errors(model, out, sets.train)
+    assert np.all(after < before)  # every network, not only the new ones
+    for row, start in zip(out, population, strict=True):
+        expected = pop.rprop_fit(model, start, sets, fit, np.random.default_rng(0))
+        np.testing.assert_array_equal(row, expected)
+    alone = pop.PopulationOptions("evolution", 8, fit=fit)
+    assert pop.begin(population, model, sets, alone, None) is population
+
+
+def test_the_hybrid_gives_each_new_network_an_rprop_pass_and_leaves_the_survivors_alone():
+    model, sets, population = hybrid_setting(size=20)
+    fit = pop.FitOptions(epochs=50, min_epochs=20, patience=20)
+    hybrid = pop.PopulationOptions("evolution+rprop", 20, pass_epochs=3, fit=fit)
+    alone = attrs.evolve(hybrid, fitter="evolution")
+    ranked = population[np.argsort(pop.errors(model, population, sets.train))]
+    out = pop.breed(ranked, model, sets, hybrid, np.random.default_rng(4))
+    bred = pop.breed(ranked, model, sets, alone, np.random.default_rng(4))  # the same mutants
+    survivors = 20 - round(0.55 * 20)
+    np.testing.assert_array_equal(out[:survivors], ranked[:survivors])
+    np.testing.assert_array_equal(bred[:survivors], ranked[:survivors])
+    three = pop.FitOptions(epochs=3, min_epochs=3, patience=20)  # the pass: pass_epochs epochs
+    for young, mutant in zip(out[survivors:], bred[survivors:], strict=True):
+        assert not np.array_equal(young, mutant)
+        expected = pop.rprop_fit(model, mutant, sets, three, None)
+        np.testing.assert_array_equal(young, expected)
 
 
 # --- runs -----------------------------------------------------------------------------------
