@@ -15,6 +15,9 @@ registered game. It plays seeded random games and checks, at every position visi
 * every move text is distinct in its position and parses back to its move;
 * every encoding returns a finite vector of its declared number of named columns, and its fast
   paths equal it: ``encode_py`` at each position, the batch encoder over each playout;
+* a game with states as rows (``StateRows``) gives back each state from its row, and its row
+  successors equal ``children`` (with ``is_terminal`` and ``to_move``) over each playout; an
+  encoding's ``encode_rows`` equals ``encode_batch`` there;
 * the perft counts a game declares (``Game.known_perft``) hold;
 * a game drawn as a board (``mindgames.board.DrawsBoard``) has distinct cell keys, and every
   legal move's clicks are cells of its board, different for different moves;
@@ -32,7 +35,7 @@ import numpy as np
 
 from mindgames.board import DrawsBoard
 from mindgames.errors import ConformanceError
-from mindgames.game import CountsPieces, Encoding, Game, State
+from mindgames.game import CountsPieces, Encoding, Game, State, StateRows
 
 
 @attrs.frozen
@@ -56,6 +59,7 @@ CHECKS = (
     "position text round-trips",
     "encodings have their declared columns",
     "encode_py and the batch encoder equal encode",
+    "state rows and their successors equal the states and children",
     "known perft counts",
     "board cells and move clicks",
     "same seed, same playout",
@@ -217,6 +221,37 @@ def _check_batches(game: Game, states: list[State], encodings: list[Encoding]) -
             )
 
 
+def _check_rows(game: Game, states: list[State], encodings: list[Encoding]) -> None:
+    """``StateRows``: each row gives its state back; the legal slots of its successors are
+    ``children`` in order (states, game over, side changed); ``encode_rows`` is the batch."""
+    if not isinstance(game, StateRows) or not states:
+        return
+    rows = game.state_rows(states)
+    over = game.rows_over(rows)
+    for state, row, done in zip(states, rows, over.tolist(), strict=True):
+        if game.row_state(row) != state or done != game.is_terminal(state):
+            raise _fail(game, state, "its state row gives another state back")
+    live = [k for k, state in enumerate(states) if not game.is_terminal(state)]
+    kids, legal, ended, passes = game.row_children(rows[live])
+    for r, k in enumerate(live):
+        state, slots = states[k], np.flatnonzero(legal[r])
+        want = [child for _, child in game.children(state)]
+        got = [game.row_state(kids[r, j]) for j in slots]
+        if got != want:
+            raise _fail(game, state, "row successors differ from children")
+        if ended[r, slots].tolist() != [game.is_terminal(c) for c in want] or passes[
+            r, slots
+        ].tolist() != [game.to_move(c) != game.to_move(state) for c in want]:
+            raise _fail(game, state, "row successors' game over or side to move is wrong")
+    for enc in encodings:
+        if enc.encode_rows is not None and not np.array_equal(
+            enc.encode_rows(rows), enc.encode_batch(states)
+        ):
+            raise ConformanceError(
+                f"{game.name}: encoding {enc.name!r}: encode_rows differs from encode_batch"
+            )
+
+
 def _check_perft(game: Game) -> None:
     """The counts the game declares, by its own ``perft`` and by the generic definition."""
     for text, counts in game.known_perft():
@@ -280,6 +315,7 @@ def check_game(
         visited.clear()
         first = playout(game, np.random.default_rng([seed, i]), visit)
         _check_batches(game, visited, encodings)
+        _check_rows(game, visited, encodings)
         again = playout(game, np.random.default_rng([seed, i]))
         if first != again:
             raise ConformanceError(f"{game.spec()}: the same seed gave two different playouts")

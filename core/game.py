@@ -212,6 +212,31 @@ class HasMargin(Protocol):
     def margin(self, state: State) -> int: ...
 
 
+@runtime_checkable
+class StateRows(Protocol):
+    """States as rows of one integer array (optional): TD's lockstep self-play makes the
+    successors of all its games in one numpy pass (Kalah does, games/kalah/rows.py).
+
+    ``row_children(rows)`` returns ``(children, legal, over, passes)``: ``children`` shaped
+    (rows, slots, columns), the others (rows, slots); the legal slots of a row, in order, are
+    ``children(state)``'s successors, ``over`` says which of them end the game and ``passes``
+    which have the other side to move. The conformance suite checks them against ``children``,
+    ``is_terminal`` and ``to_move``.
+    """
+
+    def state_rows(self, states: Sequence[State]) -> np.ndarray: ...
+
+    def row_state(self, row: np.ndarray) -> State: ...
+
+    def row_children(
+        self, rows: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+
+    def row_sides(self, rows: np.ndarray) -> np.ndarray: ...
+
+    def rows_over(self, rows: np.ndarray) -> np.ndarray: ...
+
+
 def params_of(obj: Any) -> dict[str, Any]:
     """The attrs fields of a parameter object as a plain dict (its public parameters)."""
     return {f.name: getattr(obj, f.name) for f in attrs.fields(type(obj)) if f.init}
@@ -235,6 +260,9 @@ class Encoding:
     encode_batch_fn: Callable[[Sequence[State]], np.ndarray] | None = None
     encode_py: Callable[[State], tuple[float, ...]] | None = None
     groups: Mapping[str, tuple[tuple[str, ...], ...]] = attrs.field(factory=dict)
+    #: optional: the encodings of states given as rows of the game's ``StateRows`` array
+    #: (``encode_batch`` of the rows' states), for lockstep self-play
+    encode_rows: Callable[[np.ndarray], np.ndarray] | None = None
 
     @property
     def width(self) -> int:

@@ -49,7 +49,13 @@ def kalah14(game: Kalah, options: Kalah14Options) -> Encoding:
     def encode_batch(states: Sequence[KalahState]) -> np.ndarray:
         return game.fields_batch(states) * factor
 
-    return Encoding("kalah14", columns, encode, encode_batch)
+    width = 2 * m + 2
+
+    def encode_rows(rows: np.ndarray) -> np.ndarray:
+        # a ``StateRows`` row starts with the fields seen from the mover (games/kalah/rows.py)
+        return rows[:, :width] * factor
+
+    return Encoding("kalah14", columns, encode, encode_batch, encode_rows=encode_rows)
 
 
 def _captures(game: Kalah, fields: list[int], own: range, skip: int) -> set[int]:

@@ -22,6 +22,7 @@ import numpy as np
 from mindgames.board import Board
 from mindgames.errors import IllegalMoveError, NotationError
 from mindgames.game import Game
+from mindgames.games.kalah import rows
 from mindgames.games.kalah.board import board as board_picture
 from mindgames.games.kalah.board import move_cells as move_pit
 
@@ -350,6 +351,24 @@ class Kalah(Game):
     def move_cells(self, state: KalahState, move: int) -> tuple[str, ...]:
         """The pit the mover clicks to sow ``move``."""
         return move_pit(state[1], move)
+
+    # --- states as rows (``StateRows``, games/kalah/rows.py): lockstep self-play ------------
+    def state_rows(self, states: Sequence[KalahState]) -> np.ndarray:
+        return rows.state_rows(self._tables, states)
+
+    def row_state(self, row: np.ndarray) -> KalahState:
+        return rows.row_state(self._tables, row)
+
+    def row_children(
+        self, states: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return rows.row_children(rows.row_tables(self._tables), states, self.empty_capture)
+
+    def rows_over(self, states: np.ndarray) -> np.ndarray:
+        return rows.rows_over(rows.row_tables(self._tables), states)
+
+    def row_sides(self, states: np.ndarray) -> np.ndarray:
+        return states[..., self._tables.fields] & 1
 
     # --- helpers for encodings ------------------------------------------------------------
     def fields_from_mover(self, state: KalahState) -> list[int]:

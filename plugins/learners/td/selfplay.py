@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mindgames.game import Game, Move, State
+from mindgames.game import Game, Move, State, StateRows
 from mindgames.labelling import margin_label
 from mindgames.model import BatchDifferentiable, Evaluator, RowGrads
+from mindgames.plugins.learners.td.lockrows import play_lockstep_rows
 from mindgames.plugins.learners.td.moves import Reward, Successors, best, choose, explored
 from mindgames.plugins.learners.td.oneply import play_one_ply
 from mindgames.plugins.learners.td.starts import Start, pick_start
@@ -220,6 +221,12 @@ def play_lockstep(
     function for the hot loop: the per-game bookkeeping lives in parallel lists and arrays.
     """
     model: Any = evaluator.model
+    if (
+        isinstance(game, StateRows)
+        and evaluator.encoding.encode_rows is not None
+        and isinstance(model, BatchDifferentiable)
+    ):  # every game's successors in a few numpy calls (Kalah)
+        return play_lockstep_rows(opts, game, evaluator, n, update, rng, explore, starts)
     encode_batch = evaluator.encoding.encode_batch
     batch_grad = model.value_and_grad_batch if isinstance(model, BatchDifferentiable) else None
     width = len(update.alpha)

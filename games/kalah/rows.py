@@ -1,0 +1,152 @@
+"""Kalah states as rows of one integer array, and the successors of many states in one numpy
+pass (``mindgames.game.StateRows``): lockstep TD self-play sows all its games' moves at once.
+
+A row is the board seen from the side to move, a turn count whose parity is that side, the
+plies, and the seeds in the mover's pits and in the other side's::
+
+    my pits 0..m-1, my store m, their pits m+1..2m, their store 2m+1, turns, plies, mine, theirs
+
+so the ``kalah14`` encoding of a row is a scaling of its first 2m+2 columns. Seen from the
+mover the rules are the same for both sides: a move is a column ``j < m``, and everything a
+sowing of ``s`` seeds from it does, but a capture and the end of the game, depends on
+``(j, s)`` alone, hence flat tables indexed ``base[j] + s``: the addition to the row, whether
+the turn passes (then the child is the row turned to the other side's view, plus the addition
+turned the same way), and where the last seed lands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # rules imports this module
+    from mindgames.games.kalah.rules import KalahState, Tables
+
+
+class RowTables:
+    """The sowing tables of one (pits, seeds) size (module docstring)."""
+
+    def __init__(self, t: Tables) -> None:
+        m, n = t.pits, t.fields
+        self.pits, self.fields = m, n
+        self.mine, self.theirs = n + 2, n + 3  # the columns of the pits' seed totals
+        size = t.total + 1
+        self.base = np.arange(m, dtype=np.intp) * size
+        #: a row turned to the other side's view (their pits, store and total first)
+        self.turn = np.array(
+            [*range(m + 1, n), *range(m + 1), n, n + 1, n + 3, n + 2], dtype=np.intp
+        )
+        #: per sowing: the addition to the source row (the row, or the row turned when the
+        #: turn passes), whether the turn passes, and the last seed's column in the child
+        #: when it lands in an own pit (a capture may follow), else -1
+        self.delta = np.zeros((m * size, n + 4), dtype=np.int64)
+        self.passes = np.zeros(m * size, dtype=np.intp)
+        self.land = np.full(m * size, -1, dtype=np.intp)
+        for j in range(m):
+            board, i = np.zeros(n, dtype=np.int64), j
+            for s in range(1, size):
+                i = (i + 1) % n
+                if i == 2 * m + 1:  # the other side's store is skipped
+                    i = 0
+                board[i] += 1
+                row = np.zeros(n + 4, dtype=np.int64)
+                row[:n] = board
+                row[j] -= s
+                row[n + 1] = 1
+                row[n + 2], row[n + 3] = row[:m].sum(), row[m + 1 : 2 * m + 1].sum()
+                e = j * size + s
+                if i != m:  # the turn passes: the addition in the other side's view
+                    row = row[self.turn]
+                    row[n] = 1
+                    self.passes[e] = 1
+                    if i < m:
+                        self.land[e] = i + m + 1
+                self.delta[e] = row
+
+
+_ROW_TABLES: dict[tuple[int, int], RowTables] = {}
+
+
+def row_tables(t: Tables) -> RowTables:
+    """The row tables of ``t``'s size, made once."""
+    key = (t.pits, t.total)
+    if key not in _ROW_TABLES:
+        _ROW_TABLES[key] = RowTables(t)
+    return _ROW_TABLES[key]
+
+
+def state_rows(t: Tables, states: Sequence[KalahState]) -> np.ndarray:
+    """Rows of ``states`` (module docstring)."""
+    mask, views, m = t.mask, t.view_shifts, t.pits
+    out = []
+    for p, side, plies in states:
+        fields = [(p >> s) & mask for s in views[side]]
+        out.append([*fields, side, plies, sum(fields[:m]), sum(fields[m + 1 : 2 * m + 1])])
+    return np.array(out, dtype=np.int64).reshape(len(states), t.fields + 4)
+
+
+def row_state(t: Tables, row: np.ndarray) -> KalahState:
+    """The state of one row."""
+    n = t.fields
+    values = row.tolist()
+    side = values[n] & 1
+    board = values[:n] if side == 0 else values[t.pits + 1 : n] + values[: t.pits + 1]
+    return (t.pack(board), side, values[n + 1])
+
+
+def row_children(
+    rt: RowTables, rows: np.ndarray, empty_capture: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The successor of every move of every row: ``(children, legal, over, passes)``,
+    ``children`` shaped (rows, pits, columns), slot ``j`` the sowing of the mover's pit
+    ``j + 1``: the legal slots in order are ``Kalah.children``; an empty pit's slot holds no
+    state. ``over``: the game ended with that sowing; ``passes``: the side to move changed
+    (both only meaningful in legal slots).
+
+    Hot path of lockstep self-play: about twenty numpy calls for all the rows.
+    """
+    m, n = rt.pits, rt.fields
+    count, width = rows.shape
+    sowing = rows[:, :m] + rt.base  # each slot's entry in the flat tables
+    passes = rt.passes.take(sowing)
+    # each child's source: its row (index r) or the row turned (index count + r)
+    source = np.concatenate([rows, rows.take(rt.turn, axis=1)])
+    kids = source.take(passes * count + np.arange(count)[:, None], axis=0)
+    kids += rt.delta.take(sowing, axis=0)
+    flat = kids.reshape(-1, width)
+    # a last seed alone in an own pit captures it with the opposite pit (if not empty, unless
+    # ``empty_capture``): in the child the capturer is the other side
+    land = rt.land.take(sowing).ravel()
+    own = np.flatnonzero(land >= 0)
+    if own.size:
+        at = land[own]
+        own = own[flat.ravel().take(own * width + at) == 1]
+        if own.size:
+            at = land[own]
+            opposite = 2 * m - at  # the child's pit facing the capturer's pit ``at``
+            facing = flat[own, opposite]
+            if not empty_capture:
+                own, at, opposite, facing = (a[facing > 0] for a in (own, at, opposite, facing))
+            flat[own, 2 * m + 1] += 1 + facing
+            flat[own, at] = 0
+            flat[own, opposite] = 0
+            flat[own, n + 3] -= 1
+            flat[own, n + 2] -= facing
+    # a side without seeds ends the game: each side's seeds go to its own store
+    over = flat[:, n + 2] * flat[:, n + 3] == 0
+    if over.any():
+        e = np.flatnonzero(over)
+        flat[e, m] += flat[e, n + 2]
+        flat[e, 2 * m + 1] += flat[e, n + 3]
+        flat[e, :m] = 0
+        flat[e, m + 1 : 2 * m + 1] = 0
+        flat[e, n + 2 :] = 0
+    legal = sowing > rt.base
+    return kids, legal, over.reshape(legal.shape), passes
+
+
+def rows_over(rt: RowTables, rows: np.ndarray) -> np.ndarray:
+    """Whether each row's game is over (every seed in a store)."""
+    return (rows[..., rt.mine] == 0) & (rows[..., rt.theirs] == 0)

@@ -1,0 +1,139 @@
+"""Lockstep self-play on a game whose states are rows of one array (``StateRows``): the same
+games, updates and random draws as ``selfplay.play_lockstep`` (tests/plugins/test_recorded_td.py),
+with every game's successors made, encoded and valued in a few numpy calls a ply.
+
+Per ply and game, only the exploration draw stays in Python; the states become tuples only
+when a game ends (its reward and final state) or starts. Hot path: one function, longer than
+the house limit for that reason.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from mindgames.game import Game, State, StateRows
+from mindgames.model import Evaluator
+from mindgames.plugins.learners.td.moves import Reward, best
+from mindgames.plugins.learners.td.starts import Start, pick_start
+from mindgames.plugins.learners.td.update import TDUpdate
+
+if TYPE_CHECKING:
+    from mindgames.plugins.learners.td.learner import TDLearner
+
+
+def play_lockstep_rows(
+    opts: TDLearner,
+    game: Game,
+    evaluator: Evaluator,
+    n: int,
+    update: TDUpdate,
+    rng: np.random.Generator,
+    explore: dict[str, float],
+    starts: list[Start],
+) -> tuple[list[State], list[int]]:
+    """``selfplay.play_lockstep`` for a ``StateRows`` game and an encoding with
+    ``encode_rows`` (the caller checks both) and a batch-differentiable model."""
+    from mindgames.plugins.learners.td.selfplay import rewarder
+
+    assert isinstance(game, StateRows)
+    rows_game: Any = game
+    model: Any = evaluator.model
+    encode_rows: Any = evaluator.encoding.encode_rows
+    batch_grad, value_batch = model.value_and_grad_batch, model.value_batch
+    row_children, row_sides, row_state = (
+        rows_game.row_children,
+        rows_game.row_sides,
+        rows_game.row_state,
+    )
+    width = len(update.alpha)
+    finals: list[State] = []
+    lengths: list[int] = []
+    started = 0
+    # the games in play, one row each in every array (restarted games are appended)
+    reward: list[Reward] = []
+    board = np.zeros((0, 0), dtype=np.int64)
+    traces, prev = np.zeros((0, width)), np.zeros(0)
+    side, plies = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    fresh = np.zeros(0, dtype=bool)
+    xs = np.zeros((0, 0))
+    gamma, gl, max_plies = update.gamma, update.gamma * update.lam, opts.max_plies
+    temperature, epsilon = explore.get("temperature", 0.0), explore.get("epsilon", 0.0)
+    random, integers = rng.random, rng.integers
+    count = min(opts.lockstep, n)  # games to start
+    while True:
+        if count:  # start games: their rows appended
+            starting = []
+            for _ in range(count):
+                state, draw = pick_start(
+                    game, starts, rng, opts.random_plies, opts.random_plies_max
+                )
+                reward.append(rewarder(opts, game, game.to_move(state), draw))
+                starting.append(state)
+            started += count
+            new = rows_game.state_rows(starting)
+            board = np.concatenate([board, new]) if len(board) else new
+            xs = np.concatenate([xs, encode_rows(new)]) if len(xs) else encode_rows(new)
+            traces = np.concatenate([traces, np.zeros((count, width))])
+            prev = np.concatenate([prev, np.zeros(count)])
+            side = np.concatenate([side, np.zeros(count, dtype=np.int64)])
+            plies = np.concatenate([plies, np.zeros(count, dtype=np.int64)])
+            fresh = np.concatenate([fresh, np.ones(count, dtype=bool)])
+        if not len(reward):
+            break
+        # the TD step of every game, as ``play_lockstep``
+        values, grads = batch_grad(xs)
+        mover = row_sides(board)
+        old = ~fresh
+        same = np.where(mover == side, 1.0, -1.0)
+        if not fresh.all():
+            deltas = np.where(old, gamma * same * values - prev, 0.0)
+            update.apply(deltas.dot(traces))
+        decay = np.where(old, gl * same, 0.0)
+        traces = grads + decay[:, None] * traces
+        prev, side = values, mover
+        fresh[:] = False
+        # every game's successors, valued for its mover in one batch
+        kids, legal, over, passes = row_children(board)
+        games, slots = legal.shape
+        # every slot valued, legal or not (cheaper than picking the legal ones out first)
+        child_x = encode_rows(kids.reshape(games * slots, -1))
+        scores = value_batch(child_x).reshape(games, slots)
+        scores[passes.astype(bool)] *= -1.0
+        scores[~legal] = -np.inf
+        for r, j in zip(*np.nonzero(over), strict=True):  # finished: the reward
+            scores[r, j] = reward[r](row_state(kids[r, j]), int(mover[r]))
+        chosen = scores.argmax(axis=1)
+        for r, moves in enumerate(legal.sum(axis=1).tolist()):
+            # the draws of ``moves.explored`` and ``moves.best``, game by game
+            if moves == 1:
+                continue
+            if epsilon > 0.0 and random() < epsilon:
+                chosen[r] = np.flatnonzero(legal[r])[int(integers(moves))]
+            elif temperature > 0.0:
+                legal_r = np.flatnonzero(legal[r])
+                chosen[r] = legal_r[best(rng, scores[r, legal_r].tolist(), temperature)]
+        at = np.arange(games)
+        board = kids[at, chosen]
+        plies += 1
+        xs = child_x[at * slots + chosen]  # the next ply's positions, encoded
+        ended = over[at, chosen] | (plies >= max_plies)
+        count = 0
+        if np.count_nonzero(ended):
+            done = np.flatnonzero(ended).tolist()
+            rewards = [reward[k](row_state(board[k]), int(side[k])) for k in done]
+            counted = [k for k, r in zip(done, rewards, strict=True) if not math.isnan(r)]
+            if counted:
+                got = np.array([r for r in rewards if not math.isnan(r)])
+                update.apply((got - prev[counted]).dot(traces[counted]))
+            for k in done:
+                finals.append(row_state(board[k]))
+                lengths.append(int(plies[k]))
+            count = min(len(done), n - started)
+            keep = ~ended
+            board, traces, prev, side = board[keep], traces[keep], prev[keep], side[keep]
+            plies, fresh, xs = plies[keep], fresh[keep], xs[keep]
+            reward = [reward[k] for k in np.flatnonzero(keep).tolist()]
+    return finals, lengths
