@@ -129,6 +129,18 @@ class RowGrads(Protocol):
 
 
 @runtime_checkable
+class RowsGrads(Protocol):
+    """A batch-differentiable model that values a batch now and differentiates some of its rows
+    later (optional): ``values_and_rows_grads(xs)`` returns ``value_batch(xs)`` and a function
+    of row indices giving ``value_and_grad_batch(xs[rows])[1]``; TD's lockstep values every
+    successor and differentiates the chosen ones without a second forward pass."""
+
+    def values_and_rows_grads(
+        self, xs: np.ndarray
+    ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]: ...
+
+
+@runtime_checkable
 class AddParams(Protocol):
     """A parametric model that adds a change to its vector in place (optional): the same
     values as ``set_params(get_params() + change)`` without the copies (TD's update)."""

@@ -255,15 +255,19 @@ class MLP(Model):
     def value_and_grad_batch(self, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Values (n,) and d value / d params (n, parameters), by back-propagation."""
         xs = np.asarray(xs, dtype=float)
-        n = xs.shape[0]
         hs, a = self._forward(xs)
         v = np.tanh(a)
+        return v, self._backward(hs, v)
+
+    def _backward(self, hs: list[np.ndarray], v: np.ndarray) -> np.ndarray:
+        """The gradients of values ``v`` whose layers' activations are ``hs`` (inputs first)."""
+        n = v.shape[0]
         dv = 1.0 - v * v
         grads = np.empty((n, self._p.size))
         grads[:, self._out] = dv[:, None] * hs[-1]
         grads[:, self._bias_at] = dv
         if self._d is not None:
-            grads[:, self._dslice] = dv[:, None] * xs
+            grads[:, self._dslice] = dv[:, None] * hs[0]
         delta = dv[:, None] * self._wo[None, :] * self._dact(hs[-1])
         for i in range(len(self._layers) - 1, -1, -1):
             ws, bs = self._slices[i]
@@ -272,7 +276,21 @@ class MLP(Model):
             grads[:, bs] = delta
             if i:
                 delta = delta.dot(self._layers[i][0]) * self._dact(below)
-        return v, (grads if self._live is None else grads[:, self._live])
+        return grads if self._live is None else grads[:, self._live]
+
+    def values_and_rows_grads(
+        self, xs: np.ndarray
+    ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+        """``value_batch(xs)`` now and, on demand, the gradients of some rows (``RowsGrads``):
+        the same numbers as ``value_and_grad_batch(xs[rows])``, from this one forward pass."""
+        xs = np.asarray(xs, dtype=float)
+        hs, a = self._forward(xs)
+        v = np.tanh(a)
+
+        def rows(index: np.ndarray) -> np.ndarray:
+            return self._backward([h.take(index, axis=0) for h in hs], v.take(index))
+
+        return v, rows
 
     def values_and_row_grad(self, xs: np.ndarray) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
         """``value_and_grad_batch`` when only one row's gradient will be wanted (``RowGrads``):

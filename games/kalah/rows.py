@@ -42,7 +42,7 @@ class RowTables:
         #: turn passes), whether the turn passes, and the last seed's column in the child
         #: when it lands in an own pit (a capture may follow), else -1
         self.delta = np.zeros((m * size, n + 4), dtype=np.int64)
-        self.passes = np.zeros(m * size, dtype=np.intp)
+        self.passes = np.zeros(m * size, dtype=bool)
         self.land = np.full(m * size, -1, dtype=np.intp)
         for j in range(m):
             board, i = np.zeros(n, dtype=np.int64), j
@@ -60,10 +60,19 @@ class RowTables:
                 if i != m:  # the turn passes: the addition in the other side's view
                     row = row[self.turn]
                     row[n] = 1
-                    self.passes[e] = 1
+                    self.passes[e] = True
                     if i < m:
                         self.land[e] = i + m + 1
                 self.delta[e] = row
+        self.turned = self.passes.astype(np.intp)  # the same, as a row offset's factor
+        self._ranks: dict[int, np.ndarray] = {}
+
+    def ranks(self, count: int) -> np.ndarray:
+        """``arange(count)`` as a column, made once per count."""
+        ranks = self._ranks.get(count)
+        if ranks is None:
+            ranks = self._ranks[count] = np.arange(count)[:, None]
+        return ranks
 
 
 _ROW_TABLES: dict[tuple[int, int], RowTables] = {}
@@ -105,46 +114,53 @@ def row_children(
     state. ``over``: the game ended with that sowing; ``passes``: the side to move changed
     (both only meaningful in legal slots).
 
-    Hot path of lockstep self-play: about twenty numpy calls for all the rows.
+    Hot path of lockstep self-play: about thirty numpy calls for all the rows.
     """
     m, n = rt.pits, rt.fields
     count, width = rows.shape
     sowing = rows[:, :m] + rt.base  # each slot's entry in the flat tables
-    passes = rt.passes.take(sowing)
+    turned = rt.turned.take(sowing)
     # each child's source: its row (index r) or the row turned (index count + r)
     source = np.concatenate([rows, rows.take(rt.turn, axis=1)])
-    kids = source.take(passes * count + np.arange(count)[:, None], axis=0)
+    kids = source.take(turned * count + rt.ranks(count), axis=0)
     kids += rt.delta.take(sowing, axis=0)
     flat = kids.reshape(-1, width)
     # a last seed alone in an own pit captures it with the opposite pit (if not empty, unless
-    # ``empty_capture``): in the child the capturer is the other side
+    # ``empty_capture``): in the child the capturer is the other side. Fixed in a copy of the
+    # few children concerned (column slices are cheaper than fancy indexing of ``flat``)
     land = rt.land.take(sowing).ravel()
-    own = np.flatnonzero(land >= 0)
+    own = (land >= 0).nonzero()[0]
     if own.size:
-        at = land[own]
-        own = own[flat.ravel().take(own * width + at) == 1]
-        if own.size:
-            at = land[own]
-            opposite = 2 * m - at  # the child's pit facing the capturer's pit ``at``
-            facing = flat[own, opposite]
-            if not empty_capture:
-                own, at, opposite, facing = (a[facing > 0] for a in (own, at, opposite, facing))
-            flat[own, 2 * m + 1] += 1 + facing
-            flat[own, at] = 0
-            flat[own, opposite] = 0
-            flat[own, n + 3] -= 1
-            flat[own, n + 2] -= facing
+        sub = flat.take(own, axis=0)
+        at = land.take(own)
+        k = np.arange(own.size)
+        opposite = 2 * m - at  # the child's pit facing the capturer's pit ``at``
+        facing = sub[k, opposite]
+        hit = sub[k, at] == 1
+        if not empty_capture:
+            hit &= facing > 0
+        if hit.any():
+            h = hit.astype(np.int64)
+            won = facing * h
+            sub[:, 2 * m + 1] += h + won
+            sub[k, at] -= h
+            sub[k, opposite] -= won
+            sub[:, n + 3] -= h
+            sub[:, n + 2] -= won
+            flat[own] = sub
     # a side without seeds ends the game: each side's seeds go to its own store
     over = flat[:, n + 2] * flat[:, n + 3] == 0
-    if over.any():
-        e = np.flatnonzero(over)
-        flat[e, m] += flat[e, n + 2]
-        flat[e, 2 * m + 1] += flat[e, n + 3]
-        flat[e, :m] = 0
-        flat[e, m + 1 : 2 * m + 1] = 0
-        flat[e, n + 2 :] = 0
+    ended = over.nonzero()[0]
+    if ended.size:
+        sub = flat.take(ended, axis=0)
+        sub[:, m] += sub[:, n + 2]
+        sub[:, 2 * m + 1] += sub[:, n + 3]
+        sub[:, :m] = 0
+        sub[:, m + 1 : 2 * m + 1] = 0
+        sub[:, n + 2 :] = 0
+        flat[ended] = sub
     legal = sowing > rt.base
-    return kids, legal, over.reshape(legal.shape), passes
+    return kids, legal, over.reshape(legal.shape), rt.passes.take(sowing)
 
 
 def rows_over(rt: RowTables, rows: np.ndarray) -> np.ndarray:

@@ -114,3 +114,9 @@ def test_row_gradients_are_the_batch_rows_exactly(activation, direct, hidden, gr
     assert np.array_equal(values, row_values)
     for k in range(len(xs)):
         assert np.array_equal(row(k), grads[k])
+    # lockstep's: the gradients of some rows of a valued batch, as a batch of those rows
+    batch_values, rows = model.values_and_rows_grads(xs)
+    assert np.array_equal(batch_values, model.value_batch(xs))
+    index = np.array([3, 0, 4])
+    assert np.array_equal(rows(index), grads[index])
+    assert np.array_equal(rows(index), model.value_and_grad_batch(xs[index])[1])

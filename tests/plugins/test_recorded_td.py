@@ -1,5 +1,6 @@
 """TD self-play (serial and lockstep) plays the games and learns the weights recorded from the code
-before the speed work (issue 22): the algorithm is unchanged, only its cost.
+before the speed work (issue 22): the algorithm is unchanged, only its cost (lockstep's weights
+up to rounding).
 
 The fixture ``data/recorded_td.json`` was written by the code at commit 2c30694 with::
 
@@ -75,8 +76,12 @@ def test_td_games_equal_the_recorded_ones():
     for now, then in zip(found, recorded, strict=True):
         where = (now["game"], now["options"])
         assert now["plies"] == then["plies"], where
+        # serial games: the same bits; lockstep: the same up to rounding (its chosen successors'
+        # gradients come from the forward pass of all the successors, and a matrix product of
+        # another number of rows may round a row's last bit otherwise)
+        close = 1e-12 if now["options"].get("lockstep", 1) == 1 else 1e-9
         np.testing.assert_allclose(
-            now["params"], then["params"], rtol=0, atol=1e-12, err_msg=str(where)
+            now["params"], then["params"], rtol=0, atol=close, err_msg=str(where)
         )
 
 

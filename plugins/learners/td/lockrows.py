@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mindgames.game import Game, State, StateRows
-from mindgames.model import Evaluator
+from mindgames.model import Evaluator, RowsGrads
 from mindgames.plugins.learners.td.moves import Reward, best
 from mindgames.plugins.learners.td.starts import Start, pick_start
 from mindgames.plugins.learners.td.update import TDUpdate
@@ -43,6 +43,10 @@ def play_lockstep_rows(
     model: Any = evaluator.model
     encode_rows: Any = evaluator.encoding.encode_rows
     batch_grad, value_batch = model.value_and_grad_batch, model.value_batch
+    # the chosen successors' values and gradients from their valuation's forward pass, when
+    # the model offers it and no update came in between (else ``batch_grad`` again)
+    rows_grads = model.values_and_rows_grads if isinstance(model, RowsGrads) else None
+    known: tuple[np.ndarray, np.ndarray, Any] | None = None  # (values, rows, gradients of)
     row_children, row_sides, row_state = (
         rows_game.row_children,
         rows_game.row_sides,
@@ -84,27 +88,45 @@ def play_lockstep_rows(
         if not len(reward):
             break
         # the TD step of every game, as ``play_lockstep``
-        values, grads = batch_grad(xs)
+        if known is None:
+            values, grads = batch_grad(xs)
+        else:
+            values, grads = known[0], known[2](known[1])
+            if count:
+                more = batch_grad(xs[-count:])
+                values = np.concatenate([values, more[0]])
+                grads = np.concatenate([grads, more[1]])
         mover = row_sides(board)
-        old = ~fresh
         same = np.where(mover == side, 1.0, -1.0)
-        if not fresh.all():
-            deltas = np.where(old, gamma * same * values - prev, 0.0)
-            update.apply(deltas.dot(traces))
-        decay = np.where(old, gl * same, 0.0)
+        if count:  # games just started: no TD error yet, their traces start at the gradient
+            old = ~fresh
+            if not fresh.all():
+                deltas = np.where(old, gamma * same * values - prev, 0.0)
+                update.apply(deltas.dot(traces))
+            decay = np.where(old, gl * same, 0.0)
+            fresh[:] = False
+        else:  # (the same numbers with every game under way)
+            update.apply((gamma * same * values - prev).dot(traces))
+            decay = gl * same
         traces = grads + decay[:, None] * traces
         prev, side = values, mover
-        fresh[:] = False
         # every game's successors, valued for its mover in one batch
         kids, legal, over, passes = row_children(board)
         games, slots = legal.shape
         # every slot valued, legal or not (cheaper than picking the legal ones out first)
         child_x = encode_rows(kids.reshape(games * slots, -1))
-        scores = value_batch(child_x).reshape(games, slots)
-        scores[passes.astype(bool)] *= -1.0
+        if rows_grads is None:
+            valued, of = value_batch(child_x), None
+        else:
+            valued, of = rows_grads(child_x)
+        scores = valued.reshape(games, slots)
+        if of is not None:
+            scores = scores.copy()  # ``valued`` stays each successor's value for its mover
+        np.negative(scores, out=scores, where=passes)
         scores[~legal] = -np.inf
-        for r, j in zip(*np.nonzero(over), strict=True):  # finished: the reward
-            scores[r, j] = reward[r](row_state(kids[r, j]), int(mover[r]))
+        if np.count_nonzero(over):
+            for r, j in zip(*np.nonzero(over), strict=True):  # finished: the reward
+                scores[r, j] = reward[r](row_state(kids[r, j]), int(mover[r]))
         chosen = scores.argmax(axis=1)
         for r, moves in enumerate(legal.sum(axis=1).tolist()):
             # the draws of ``moves.explored`` and ``moves.best``, game by game
@@ -115,17 +137,19 @@ def play_lockstep_rows(
             elif temperature > 0.0:
                 legal_r = np.flatnonzero(legal[r])
                 chosen[r] = legal_r[best(rng, scores[r, legal_r].tolist(), temperature)]
-        at = np.arange(games)
-        board = kids[at, chosen]
+        pick = np.arange(0, games * slots, slots) + chosen
+        board = kids.reshape(games * slots, -1).take(pick, axis=0)
         plies += 1
-        xs = child_x[at * slots + chosen]  # the next ply's positions, encoded
-        ended = over[at, chosen] | (plies >= max_plies)
+        xs = child_x.take(pick, axis=0)  # the next ply's positions, encoded
+        ended = over.take(pick) | (plies >= max_plies)
+        known = None if of is None else (valued.take(pick), pick, of)
         count = 0
         if np.count_nonzero(ended):
             done = np.flatnonzero(ended).tolist()
             rewards = [reward[k](row_state(board[k]), int(side[k])) for k in done]
             counted = [k for k, r in zip(done, rewards, strict=True) if not math.isnan(r)]
             if counted:
+                known = None  # the weights change: the next values are made anew
                 got = np.array([r for r in rewards if not math.isnan(r)])
                 update.apply((got - prev[counted]).dot(traces[counted]))
             for k in done:
@@ -135,5 +159,7 @@ def play_lockstep_rows(
             keep = ~ended
             board, traces, prev, side = board[keep], traces[keep], prev[keep], side[keep]
             plies, fresh, xs = plies[keep], fresh[keep], xs[keep]
+            if known is not None:
+                known = (known[0][keep], known[1][keep], known[2])
             reward = [reward[k] for k in np.flatnonzero(keep).tolist()]
     return finals, lengths
