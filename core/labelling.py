@@ -33,7 +33,7 @@ import numpy as np
 from mindgames.datasets import DataSet, write_dataset
 from mindgames.errors import CapabilityError, ConfigError, DataSetError
 from mindgames.executors import SerialExecutor
-from mindgames.files import drop_torn_tail, read_jsonl
+from mindgames.files import drop_torn_tail, make_directory, read_jsonl
 from mindgames.registry import Registry, get_registry
 
 #: the searchers' threshold of a proven value and its winning value (plugins/searchers/stats.py)
@@ -174,9 +174,10 @@ def run_labelling(
     """
     registry = registry or get_registry()
     game, _ = _built(registry, labeller)
-    if labeller.kind == "solve" and not getattr(game, "solvable", False):
+    if labeller.kind == "solve" and not game.solvable:
         raise CapabilityError(f"game {labeller.game!r} cannot solve positions exactly")
     journal = journal_path(out)
+    make_directory(journal.parent)  # as data generate and merge do, once the labeller is good
     identity = _identity(data, labeller, source)
     done = _done(journal, identity, resume, len(data))
     todo = [i for i in range(len(data)) if i not in done]

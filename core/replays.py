@@ -63,6 +63,14 @@ class GameFile:
         total = len(self.games) + len(self.skipped)
         raise MindgamesError(f"{self.path}: no game {number} (the file holds {total})")
 
+    def replaying(self) -> tuple[RecordedGame, ...]:
+        """The games that replay; none is an error naming the first game and why."""
+        if not self.games:
+            first = min(self.skipped)
+            why = f"game {first} {self.failure(first)}"
+            raise GameRecordError(f"{self.path}: no game replays ({why})")
+        return self.games
+
     def lines(self) -> list[tuple[int, RecordedGame | str]]:
         """Every game of the file in its order: the game, or why it does not replay."""
         out: list[tuple[int, RecordedGame | str]] = [(g.number, g) for g in self.games]
@@ -101,12 +109,7 @@ def read_games(
     path: str | Path, registry: Registry, rules: str | None = None
 ) -> list[RecordedGame]:
     """The games of ``path`` that replay (``load_games``); none replaying is an error."""
-    found = load_games(path, registry, rules)
-    if not found.games:
-        first = min(found.skipped)
-        why = f"game {first} {found.failure(first)}"
-        raise GameRecordError(f"{found.path}: no game replays ({why})")
-    return list(found.games)
+    return list(load_games(path, registry, rules).replaying())
 
 
 def _is_json(path: Path) -> bool:
@@ -173,10 +176,12 @@ def _from_game_records(path: Path, registry: Registry, rules: str | None) -> Gam
 def _best_reader(
     path: Path, registry: Registry
 ) -> tuple[Game, list[dict[str, Any]], dict[int, str]]:
-    """The first installed game, by name, that reads a game of ``path`` (default parameters).
+    """The first installed game, by name, that reads a game of ``path`` (default parameters);
+    else the first that finds games in it that do not replay (so each says why).
 
     PDN: checkers reads the games without a Variant tag, give-away only files of its own.
     """
+    fallback = None
     for name in sorted(registry.games):
         if registry.games[name].record.cls.import_games is Game.import_games:
             continue  # this game reads no record files
@@ -187,6 +192,9 @@ def _best_reader(
             continue
         if read:
             return game, read, skipped
+        fallback = fallback or (skipped and (game, read, skipped))
+    if fallback:
+        return fallback
     raise GameRecordError(
         f"{path}: no installed game reads a game from it (a result file is JSON Lines; "
         "give --rules GAME for a record file)"

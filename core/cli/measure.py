@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import click
@@ -16,6 +17,7 @@ from mindgames.cli.tournament import scheduler_option, workers_option
 from mindgames.curve import CURVE_FILE, CurveSettings, measure, table
 from mindgames.errors import Interrupted, MindgamesError
 from mindgames.executors import default_workers, open_executor
+from mindgames.files import make_directory
 from mindgames.interrupts import stop_on_signals
 from mindgames.quality import choose, report
 from mindgames.registry import get_registry
@@ -158,6 +160,8 @@ def quality(
         raise MindgamesError("nothing to do: give --agent SPEC, or --write FILE to keep a set")
     for spec in agents:
         build_agent(registry, game, spec)  # a bad agent fails before any solving
+    if write is not None:
+        make_directory(Path(write).parent)  # as match --out and curve do
     n = workers or default_workers()
     source: str | None = positions_file
     if positions_file is not None:

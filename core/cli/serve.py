@@ -40,6 +40,7 @@ def serve(
     registry = get_registry()
     files = [load_games(path, registry, rules) for path in replays]
     for found in files:
+        found.replaying()  # a file of which no game replays is an error
         for number in found.skipped:  # the others replay
             click.echo(f"{found.path}: game {number} {found.failure(number)}: left out", err=True)
     recorded = [g for found in files for g in found.games]

@@ -50,7 +50,13 @@ scheduler_option = click.option(
 @click.argument("first", metavar="A")
 @click.argument("second", metavar="B")
 @click.option("--game", "game_spec", required=True, help="Game spec, e.g. kalah:pits=6,seeds=4.")
-@click.option("--games", type=click.IntRange(1), default=20, show_default=True)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=20,
+    show_default=True,
+    help="Games to play, rounded up to whole pairs.",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @workers_option
 @scheduler_option

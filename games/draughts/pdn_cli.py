@@ -37,7 +37,10 @@ def check(path: str, game_name: str, as_json: bool) -> None:
 
     Exits 1 when some game has an error, 0 otherwise.
     """
-    report = check_report(read_pdn_file(path), _DEFAULTS[game_name]())
+    records = read_pdn_file(path)
+    if not records:
+        raise GameRecordError(f"{path}: no PDN game in it")
+    report = check_report(records, _DEFAULTS[game_name]())
     if as_json:
         click.echo(json.dumps(report, indent=None, sort_keys=False))
     else:

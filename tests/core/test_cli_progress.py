@@ -177,9 +177,6 @@ def test_a_resumed_run_starts_its_bar_at_its_first_row(monkeypatch):
     assert "%" not in shown  # the bar's fill is this run's share of the work, not of the total
 
 
-def test_quiet_draws_nothing(monkeypatch):
-    monkeypatch.setattr(sys, "stderr", Terminal())
-    with HistoryBar("train", quiet=True, resume=False) as bar:
-        bar.plan(("games", 10))
-        bar.row({"games": 10})
-    assert sys.stderr.getvalue() == ""
+def test_quiet_on_a_terminal_draws_no_bar(place):
+    shown = on_a_terminal("train", "td.toml", "--out", "quiet", "--quiet", cwd=place)
+    assert shown.startswith("trained in ") and shown.count("\n") == 1

@@ -175,7 +175,9 @@ def test_a_game_saved_by_play_shows(tmp_path):
         ('{"game": "kalah", "moves": ["1", "9"]}\n', [], "game 1 does not replay: ply 2: pit 9 "),
         ('{"game": "nosuch", "moves": []}\n', [], "game 1 does not replay: unknown game 'nosuch'"),
         ('{"result": "1-0"}\n', [], "record 1 is not a game result"),
-        ("not a game at all\n", [], "no installed game reads a game from it"),
+        ("", [], "no installed game reads a game from it"),
+        ("not a game at all\n", [], "game 1 does not replay as checkers: line 1, column 1, "),
+        ('[Event "x"]\n1. 11-15 22-18 2. 15-19 *\n', [], "does not replay as checkers: line 2, "),
         ('[Event "x"]\n1. 11-15 *\n', ["--rules", "kalah"], "cannot read game records"),
     ],
 )

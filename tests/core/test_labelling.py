@@ -95,6 +95,25 @@ def test_labels_do_not_depend_on_the_workers(tmp_path):
     assert labels[0] == labels[1]
 
 
+def test_label_and_solve_make_the_output_directory_as_generate_does_once_the_input_is_good(
+    tmp_path,
+):
+    runner = CliRunner()
+    source = tmp_path / "a" / "k.npz"
+    made = runner.invoke(cli, ["data", "generate", "kalah:pits=3,seeds=2", "--plies", "2-6",
+                               "--count", "4", "-o", str(source)])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    for command, extra in (("label", ["--agent", "random"]), ("solve", [])):
+        out = tmp_path / command / "l.npz"
+        args = ["data", command, str(source), *extra, "--workers", "1", "-o", str(out), "--quiet"]
+        done = runner.invoke(cli, args)
+        assert done.exit_code == 0, done.output
+        assert len(read_dataset(out)) == 4 and not journal_path(out).exists()
+    bad = runner.invoke(cli, ["data", "label", str(source), "--agent", "nosuch", "-o",
+                              str(tmp_path / "never" / "l.npz")])  # fmt: skip
+    assert bad.exit_code == 2 and not (tmp_path / "never").exists()
+
+
 def test_generate_gives_distinct_positions_in_the_ply_range_and_is_seeded(tmp_path):
     runner = CliRunner()
     files = []

@@ -1,13 +1,15 @@
 """Model files: exact round trips, and a clear ModelFileError for every kind of bad file."""
 
+import contextlib
 import json
+import resource
 import zipfile
 
 import numpy as np
 import pytest
 
 from mindgames.agent import build_evaluator
-from mindgames.errors import ModelFileError
+from mindgames.errors import FileError, ModelFileError
 from mindgames.modelfile import load_evaluator, read_model_file, save_evaluator
 
 
@@ -97,16 +99,24 @@ def test_corrupt_metadata(registry, saved):
         load_evaluator(path, registry)
 
 
-def test_failed_write_leaves_old_file(registry, saved, monkeypatch):
+@contextlib.contextmanager
+def file_size_limit(size: int):
+    """``ulimit -f`` in this process: a write past ``size`` bytes fails as on a full disk
+    (Python ignores SIGXFSZ, so the write raises ``OSError`` EFBIG)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+
+def test_failed_write_leaves_old_file(registry, saved):
     game, evaluator, path = saved
     before = path.read_bytes()
-
-    def broken(*args, **kwargs):
-        raise OSError("disk full")
-
-    monkeypatch.setattr(np, "savez", broken)
-    with pytest.raises(OSError):
+    with file_size_limit(len(before) // 2), pytest.raises(FileError) as failed:
         save_evaluator(path, game, evaluator)
+    assert str(failed.value) == f"{path}: cannot write: File too large"
     assert path.read_bytes() == before
     assert sorted(p.name for p in path.parent.iterdir()) == ["m.npz"]
     assert zipfile.is_zipfile(path)

@@ -7,6 +7,7 @@ import struct
 import subprocess
 import xml.etree.ElementTree as ET
 
+import matplotlib  # noqa: F401  (the dev extra installs it: a missing plot extra fails, never skips)
 import pytest
 from click.testing import CliRunner
 
@@ -18,8 +19,6 @@ from mindgames.tournament import load_config, plan, run_tournament
 from mindgames.training import read_history, run
 
 from support.cli import command, environment, one_line_error
-
-pytest.importorskip("matplotlib", reason="plot tests need the plot extra (matplotlib)")
 
 # TD in the cloning regime; with clone_points = 0 the clone copies the learner after every batch
 TD = """\

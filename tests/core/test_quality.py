@@ -123,7 +123,7 @@ def test_a_killed_build_resumes_from_its_partial_file_without_solving_again(game
 
 
 def test_cli_writes_a_set_and_judges_from_it_without_solving(tmp_path):
-    out = tmp_path / "set.jsonl"
+    out = tmp_path / "new" / "set.jsonl"  # its directory is made, as match --out makes one
     made = mindgames(
         "quality", GAME, "--agent", "greedy:eval=material", "--count", "20", "--seed", "5",
         "--max-pieces", "10", "--write", str(out), "--workers", "2", "--json",
@@ -135,7 +135,7 @@ def test_cli_writes_a_set_and_judges_from_it_without_solving(tmp_path):
     assert head["game"] == GAME and head["positions"] == 20 == len(lines)
     assert head["sampling"] == {"count": 20, "seed": 5, "max_pieces": 10, "min_plies": 0}
     assert all(line["best"] == max(line["values"].values()) for line in lines)
-    assert not list(tmp_path.glob("*.partial")) and not list(tmp_path.glob(".*.tmp"))
+    assert not list(out.parent.glob("*.partial")) and not list(out.parent.glob(".*.tmp"))
     again = mindgames(
         "quality", GAME, "--agent", "greedy:eval=material", "--positions", str(out),
         "--seed", "5", "--workers", "1", "--json",

@@ -235,6 +235,11 @@ def test_serve_refuses_a_busy_port_and_an_unreadable_record_with_one_line(tmp_pa
     (tmp_path / "results.jsonl").write_text('{"game": "kalah"}\n', encoding="utf-8")
     one_line_error(mindgames("serve", "--replay", tmp_path), "not a game result")
     one_line_error(mindgames("serve", "--replay", tmp_path / "none"), "does not exist")
+    (tmp_path / "g.pdn").write_text('[Event "x"]\n1. 11-15 22-18 2. 15-19 *\n', encoding="utf-8")
+    one_line_error(
+        mindgames("serve", "--replay", tmp_path / "g.pdn"),
+        "g.pdn: no game replays (game 1 does not replay as checkers: line 2, column 19, ",
+    )
 
 
 def test_serve_leaves_out_a_recorded_game_that_does_not_replay_and_says_so(tmp_path):

@@ -269,14 +269,19 @@ def test_move_parsing_errors_and_shorthand():
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet='BWKbwk0123456789:,-x. "[]FEN', max_size=40) | st.text(max_size=20))
 def test_fuzzed_text_raises_only_project_errors(text):
-    for parse in (
-        CHECKERS.parse_position,
-        lambda t: CHECKERS.parse_move(CHECKERS.initial_state(), t),
-    ):
-        try:
-            parse(text)
-        except MindgamesError:
-            pass
+    start = CHECKERS.initial_state()
+    try:
+        state = CHECKERS.parse_position(text)
+    except MindgamesError:
+        pass
+    else:  # what parses is a position whose own text reads back to it
+        assert CHECKERS.parse_position(CHECKERS.position_text(state)) == state
+    try:
+        move = CHECKERS.parse_move(start, text)
+    except MindgamesError:
+        pass
+    else:
+        assert move in CHECKERS.legal_moves(start)
 
 
 # --- results and draws -----------------------------------------------------------------------
