@@ -248,7 +248,7 @@ def _check_rows(game: Game, states: list[State], encodings: list[Encoding]) -> N
             enc.encode_rows(rows), enc.encode_batch(states)
         ):
             raise ConformanceError(
-                f"{game.name}: encoding {enc.name!r}: encode_rows differs from encode_batch"
+                f"{game.spec()}: encoding {enc.name!r}: encode_rows differs from encode_batch"
             )
 
 
