@@ -66,6 +66,7 @@ def play_lockstep_rows(
     gamma, gl, max_plies = update.gamma, update.gamma * update.lam, opts.max_plies
     temperature, epsilon = explore.get("temperature", 0.0), explore.get("epsilon", 0.0)
     random, integers = rng.random, rng.integers
+    exploring = epsilon > 0.0 or temperature > 0.0
     count = min(opts.lockstep, n)  # games to start
     while True:
         if count:  # start games: their rows appended
@@ -108,7 +109,8 @@ def play_lockstep_rows(
         else:  # (the same numbers with every game under way)
             update.apply((gamma * same * values - prev).dot(traces))
             decay = gl * same
-        traces = grads + decay[:, None] * traces
+        traces *= decay[:, None]  # grads + decay * traces, in place
+        traces += grads
         prev, side = values, mover
         # every game's successors, valued for its mover in one batch
         kids, legal, over, passes = row_children(board)
@@ -128,7 +130,8 @@ def play_lockstep_rows(
             for r, j in zip(*np.nonzero(over), strict=True):  # finished: the reward
                 scores[r, j] = reward[r](row_state(kids[r, j]), int(mover[r]))
         chosen = scores.argmax(axis=1)
-        for r, moves in enumerate(legal.sum(axis=1).tolist()):
+        counts = legal.sum(axis=1).tolist() if exploring else ()
+        for r, moves in enumerate(counts):
             # the draws of ``moves.explored`` and ``moves.best``, game by game
             if moves == 1:
                 continue
