@@ -44,9 +44,10 @@ HELP = """\
 @click.option("--moves", "line", default=None, help="Play these moves first (space-separated).")
 @click.option(
     "--load",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
-    help="Go on from the end of a game in this file (a saved game, results, PDN).",
+    help="Go on from the end of a game in this file (a saved game, results or a tournament "
+    "run directory, PDN).",
 )
 @click.option(
     "--game",
@@ -120,7 +121,7 @@ def _origin(
     found = load_games(load, get_registry(), rules=game.spec())
     total = len(found.games) + len(found.skipped)
     if number is None and total > 1:
-        raise MindgamesError(f"{load}: the file holds {total} games: pick one with --game N")
+        raise MindgamesError(f"{found.path}: the file holds {total} games: pick one with --game N")
     saved = found.pick(number or 1)
     if saved.game != game:
         raise MindgamesError(f"{load}: a game of {saved.game.spec()!r}, not {game.spec()!r}")

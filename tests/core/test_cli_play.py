@@ -191,6 +191,18 @@ def test_load_of_a_file_of_several_games_needs_a_game_that_replays(tmp_path, arg
     one_line_error(done, message)
 
 
+def test_load_reads_a_tournament_run_directory_as_show_does(tmp_path):
+    game = "kalah:pits=3,seeds=2"
+    records = [{"index": i, "game": game, "moves": moves} for i, moves in enumerate([["1"], ["2"]])]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    done = play(game, "human", "human", "--load", str(tmp_path), "--game", "2", stdin="")
+    assert final(done) == final(play(game, "human", "human", "--moves", "2", stdin=""))
+    one_line_error(
+        run("play", game, "human", "human", "--load", tmp_path, stdin=""),
+        f"{tmp_path / 'results.jsonl'}: the file holds 2 games: pick one with --game N",
+    )
+
+
 def test_a_saved_game_of_another_game_is_refused(tmp_path):
     path = tmp_path / "k.json"
     play("kalah:pits=4,seeds=3", "human", "human", stdin=f"1\nsave {path}\n")

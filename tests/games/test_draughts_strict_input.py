@@ -68,10 +68,13 @@ def test_pdn_convert_of_an_unreadable_file_writes_nothing(content, tmp_path):
 
 
 @pytest.mark.parametrize("content", ["", "% a comment only\n"])
-def test_pdn_check_of_a_file_without_a_game_is_one_line(content, tmp_path):
+def test_pdn_check_and_extract_of_a_file_without_a_game_are_one_line(content, tmp_path):
     path = tmp_path / "none.pdn"
     path.write_text(content, encoding="utf-8")
     one_line_error(run("pdn", "check", path), f"{path}: no PDN game in it")
+    out = tmp_path / "none.npz"
+    one_line_error(run("pdn", "extract", path, "-o", out), f"{path}: no PDN game in it")
+    assert not out.exists()
 
 
 def test_pdn_convert_into_a_missing_directory_is_refused(tmp_path):
