@@ -272,7 +272,8 @@ class MLP(Model):
         for i in range(len(self._layers) - 1, -1, -1):
             ws, bs = self._slices[i]
             below = hs[i]
-            grads[:, ws] = (delta[:, :, None] * below[:, None, :]).reshape(n, -1)
+            outer = delta[:, :, None] * below[:, None, :]
+            grads[:, ws] = outer.reshape(n, outer.shape[1] * outer.shape[2])  # n may be 0
             grads[:, bs] = delta
             if i:
                 delta = delta.dot(self._layers[i][0]) * self._dact(below)

@@ -120,3 +120,4 @@ def test_row_gradients_are_the_batch_rows_exactly(activation, direct, hidden, gr
     index = np.array([3, 0, 4])
     assert np.array_equal(rows(index), grads[index])
     assert np.array_equal(rows(index), model.value_and_grad_batch(xs[index])[1])
+    assert rows(index[:0]).shape == (0, grads.shape[1])  # no rows: no gradients, no error
