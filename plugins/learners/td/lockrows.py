@@ -66,7 +66,6 @@ def play_lockstep_rows(
     gamma, gl, max_plies = update.gamma, update.gamma * update.lam, opts.max_plies
     temperature, epsilon = explore.get("temperature", 0.0), explore.get("epsilon", 0.0)
     random, integers = rng.random, rng.integers
-    exploring = epsilon > 0.0 or temperature > 0.0
     count = min(opts.lockstep, n)  # games to start
     while True:
         if count:  # start games: their rows appended
@@ -130,16 +129,21 @@ def play_lockstep_rows(
             for r, j in zip(*np.nonzero(over), strict=True):  # finished: the reward
                 scores[r, j] = reward[r](row_state(kids[r, j]), int(mover[r]))
         chosen = scores.argmax(axis=1)
-        counts = legal.sum(axis=1).tolist() if exploring else ()
-        for r, moves in enumerate(counts):
-            # the draws of ``moves.explored`` and ``moves.best``, game by game
-            if moves == 1:
-                continue
-            if epsilon > 0.0 and random() < epsilon:
-                chosen[r] = np.flatnonzero(legal[r])[int(integers(moves))]
-            elif temperature > 0.0:
-                legal_r = np.flatnonzero(legal[r])
-                chosen[r] = legal_r[best(rng, scores[r, legal_r].tolist(), temperature)]
+        # the draws of ``moves.explored`` and ``moves.best``, game by game (a game with one
+        # move draws nothing)
+        if epsilon > 0.0 and temperature <= 0.0:  # (the common case, its loop lean)
+            for r, moves in enumerate(legal.sum(axis=1).tolist()):
+                if moves > 1 and random() < epsilon:
+                    chosen[r] = np.flatnonzero(legal[r])[int(integers(moves))]
+        elif epsilon > 0.0 or temperature > 0.0:
+            for r, moves in enumerate(legal.sum(axis=1).tolist()):
+                if moves == 1:
+                    continue
+                if epsilon > 0.0 and random() < epsilon:
+                    chosen[r] = np.flatnonzero(legal[r])[int(integers(moves))]
+                elif temperature > 0.0:
+                    legal_r = np.flatnonzero(legal[r])
+                    chosen[r] = legal_r[best(rng, scores[r, legal_r].tolist(), temperature)]
         pick = np.arange(0, games * slots, slots) + chosen
         board = kids.reshape(games * slots, -1).take(pick, axis=0)
         plies += 1
@@ -149,15 +153,15 @@ def play_lockstep_rows(
         count = 0
         if np.count_nonzero(ended):
             done = np.flatnonzero(ended).tolist()
-            rewards = [reward[k](row_state(board[k]), int(side[k])) for k in done]
+            ends = [row_state(board[k]) for k in done]
+            rewards = [reward[k](end, int(side[k])) for k, end in zip(done, ends, strict=True)]
             counted = [k for k, r in zip(done, rewards, strict=True) if not math.isnan(r)]
             if counted:
                 known = None  # the weights change: the next values are made anew
                 got = np.array([r for r in rewards if not math.isnan(r)])
                 update.apply((got - prev[counted]).dot(traces[counted]))
-            for k in done:
-                finals.append(row_state(board[k]))
-                lengths.append(int(plies[k]))
+            finals += ends
+            lengths += plies[done].tolist()
             count = min(len(done), n - started)
             keep = ~ended
             board, traces, prev, side = board[keep], traces[keep], prev[keep], side[keep]
