@@ -40,10 +40,15 @@ class RowTables:
         )
         #: per sowing: the addition to the source row (the row, or the row turned when the
         #: turn passes), whether the turn passes, and the last seed's column in the child
-        #: when it lands in an own pit (a capture may follow), else -1
+        #: when it lands in an own pit (a capture may follow; else 0, never such a column)
+        #: with the column of the pit it faces
         self.delta = np.zeros((m * size, n + 4), dtype=np.int64)
         self.passes = np.zeros(m * size, dtype=bool)
-        self.land = np.full(m * size, -1, dtype=np.intp)
+        self.land = np.zeros(m * size, dtype=np.intp)
+        self.facing = np.zeros(m * size, dtype=np.intp)
+        #: a capture's addition to the child: ``capture + facing seeds * won``
+        self.capture = np.zeros((m * size, n + 4), dtype=np.int64)
+        self.won = np.zeros((m * size, n + 4), dtype=np.int64)
         for j in range(m):
             board, i = np.zeros(n, dtype=np.int64), j
             for s in range(1, size):
@@ -61,8 +66,11 @@ class RowTables:
                     row = row[self.turn]
                     row[n] = 1
                     self.passes[e] = True
-                    if i < m:
-                        self.land[e] = i + m + 1
+                    if i < m:  # the capturer's pit, the pit it faces, its store, its seeds
+                        at, opposite = i + m + 1, m - 1 - i
+                        self.land[e], self.facing[e] = at, opposite
+                        self.capture[e, [2 * m + 1, at, n + 3]] = (1, -1, -1)
+                        self.won[e, [2 * m + 1, opposite, n + 2]] = (1, -1, -1)
                 self.delta[e] = row
         self.turned = self.passes.astype(np.intp)  # the same, as a row offset's factor
         self._ranks: dict[int, np.ndarray] = {}
@@ -126,28 +134,21 @@ def row_children(
     kids += rt.delta.take(sowing, axis=0)
     flat = kids.reshape(-1, width)
     # a last seed alone in an own pit captures it with the opposite pit (if not empty, unless
-    # ``empty_capture``): in the child the capturer is the other side. Fixed in a copy of the
-    # few children concerned (column slices are cheaper than fancy indexing of ``flat``)
-    land = rt.land.take(sowing).ravel()
-    own = (land >= 0).nonzero()[0]
+    # ``empty_capture``): in the child the capturer is the other side. Found with flat
+    # indices into the few children concerned, and made by the sowing's capture rows
+    own = rt.land.take(sowing).ravel().nonzero()[0]
     if own.size:
-        sub = flat.take(own, axis=0)
-        at = land.take(own)
-        k = np.arange(own.size)
-        opposite = 2 * m - at  # the child's pit facing the capturer's pit ``at``
-        facing = sub[k, opposite]
-        hit = sub[k, at] == 1
-        if not empty_capture:
-            hit &= facing > 0
-        if hit.any():
-            h = hit.astype(np.int64)
-            won = facing * h
-            sub[:, 2 * m + 1] += h + won
-            sub[k, at] -= h
-            sub[k, opposite] -= won
-            sub[:, n + 3] -= h
-            sub[:, n + 2] -= won
-            flat[own] = sub
+        entry = sowing.ravel().take(own)
+        start = own * width
+        cells = flat.ravel()
+        facing = cells.take(start + rt.facing.take(entry))
+        alone = cells.take(start + rt.land.take(entry)) == 1
+        hit = (alone if empty_capture else alone & (facing > 0)).nonzero()[0]
+        if hit.size:
+            entry, won = entry.take(hit), facing.take(hit)
+            flat[own.take(hit)] += rt.capture.take(entry, axis=0) + won[:, None] * rt.won.take(
+                entry, axis=0
+            )
     # a side without seeds ends the game: each side's seeds go to its own store
     over = flat[:, n + 2] * flat[:, n + 3] == 0
     ended = over.nonzero()[0]
