@@ -1,4 +1,5 @@
-"""The README's tour stays true: it shows every command, and every option it uses exists."""
+"""The README's tour and the docs' console lines stay true: the tour shows every command, and
+every command and option a ``mindgames`` line of a console block uses exists."""
 
 from __future__ import annotations
 
@@ -7,17 +8,31 @@ import shlex
 from pathlib import Path
 
 import click
+import pytest
 
 from mindgames.cli.main import cli
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+DOCS = [
+    README,
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "examples").glob("*/README.md")),
+    ROOT / "benchmarks" / "README.md",
+]
 
 
-def tour_lines() -> list[list[str]]:
-    """The ``mindgames ...`` lines of the README's console blocks as words (comments cut)."""
-    blocks = re.findall(r"```console\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    text = "\n".join(blocks).replace("\\\n", " ")
-    return [shlex.split(line, comments=True) for line in text.splitlines() if "mindgames " in line]
+def console_lines(path: Path) -> list[list[str]]:
+    """The ``mindgames ...`` lines of a page's console blocks as words: comments cut, a
+    synopsis's brackets and bars dropped, so ``[--seed S]`` names ``--seed``."""
+    blocks = re.findall(r"```console\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
+    lines = "\n".join(blocks).replace("\\\n", " ").splitlines()
+    found = [line.strip().removeprefix("$ ") for line in lines]
+    return [
+        shlex.split(re.sub(r"[\[\]|]", " ", line), comments=True)
+        for line in found
+        if line.startswith("mindgames ")
+    ]
 
 
 def command_of(words: list[str]) -> tuple[click.Command, list[str]]:
@@ -33,16 +48,15 @@ def command_of(words: list[str]) -> tuple[click.Command, list[str]]:
 
 
 def test_the_tour_shows_every_command_of_mindgames_help():
-    shown = {line[1] for line in tour_lines() if len(line) > 1}
+    shown = {line[1] for line in console_lines(README) if len(line) > 1}
     listed = set(cli.list_commands(click.Context(cli)))
     assert listed - shown == set()
 
 
-def test_every_option_of_the_tour_exists():
-    for words in tour_lines():
-        if words[1:2] in (["--version"], ["--help"]):
-            continue
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_command_and_option_of_a_page_exists(page):
+    for words in console_lines(page):
         command, rest = command_of(words)
-        known = {name for p in command.params for name in getattr(p, "opts", [])}
-        used = {w.split("=")[0] for w in rest if w.startswith("-")}
+        known = {name for p in command.params for name in getattr(p, "opts", [])} | {"--help"}
+        used = {w.split("=")[0] for w in rest if w.startswith("-") and w != "-"}
         assert used <= known, (" ".join(words), used - known)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from mindgames import ConfigError, ModelFileError, Searcher, SearcherInfo, SearchResult, hookimpl
 from mindgames.agent import build_agent, build_evaluator
 from mindgames.cli.main import cli
+from mindgames.errors import CapabilityError
 from mindgames.model import check_declared, require
 from mindgames.modelfile import load_evaluator, read_model_file, save_evaluator
 from mindgames.registry import get_registry, registry_with
@@ -209,7 +210,7 @@ def test_material_scale_and_column_weights():
 
 def test_material_is_not_trainable_by_td():
     _, evaluator = build("material-kalah")
-    with pytest.raises(Exception, match=r"learner 'td' needs a differentiable model.*'material'"):
+    with pytest.raises(CapabilityError, match=r"'td' needs a differentiable model.*'material'"):
         require({"differentiable"}, evaluator.model, who="learner 'td'")
 
 

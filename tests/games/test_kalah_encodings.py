@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mindgames.errors import ConfigError
 from mindgames.games.kalah.rules import Kalah
 from mindgames.registry import get_registry
 
@@ -84,7 +85,7 @@ def test_counts_by_hand():
     x = dict(zip(enc.columns, enc.encode(state), strict=True))
     assert x["my_pit3>=2"] == x["their_pit2>=2"] == x["their_pit3=1"] == 1.0
     assert sum(enc.encode(state)) == 6  # one level a pit
-    with pytest.raises(Exception, match="levels"):
+    with pytest.raises(ConfigError, match="'levels' must be >= 2: 1"):
         encoding(game, "kalah-counts:levels=1")
 
 
