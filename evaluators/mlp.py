@@ -264,7 +264,7 @@ class MLP(Model):
         n = v.shape[0]
         dv = 1.0 - v * v
         grads = np.empty((n, self._p.size))
-        grads[:, self._out] = dv[:, None] * hs[-1]
+        np.multiply(dv[:, None], hs[-1], out=grads[:, self._out])
         grads[:, self._bias_at] = dv
         if self._d is not None:
             grads[:, self._dslice] = dv[:, None] * hs[0]
@@ -272,8 +272,11 @@ class MLP(Model):
         for i in range(len(self._layers) - 1, -1, -1):
             ws, bs = self._slices[i]
             below = hs[i]
-            outer = delta[:, :, None] * below[:, None, :]
-            grads[:, ws] = outer.reshape(n, outer.shape[1] * outer.shape[2])  # n may be 0
+            # the outer products written in place: a view of the rows' weight columns (setting
+            # its shape raises rather than copy)
+            block = grads[:, ws]
+            block.shape = (n, delta.shape[1], below.shape[1])
+            np.multiply(delta[:, :, None], below[:, None, :], out=block)
             grads[:, bs] = delta
             if i:
                 delta = delta.dot(self._layers[i][0]) * self._dact(below)

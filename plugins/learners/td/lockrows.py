@@ -60,8 +60,9 @@ def play_lockstep_rows(
     reward: list[Reward] = []
     board = np.zeros((0, 0), dtype=np.int64)
     traces, prev = np.zeros((0, width)), np.zeros(0)
-    side, plies = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    fresh = np.zeros(0, dtype=bool)
+    plies = np.zeros(0, dtype=np.int64)
+    #: +1 where the side to move is the one that moved last, else -1 (new games: unused)
+    same = np.zeros(0)
     xs = np.zeros((0, 0))
     gamma, gl, max_plies = update.gamma, update.gamma * update.lam, opts.max_plies
     temperature, epsilon = explore.get("temperature", 0.0), explore.get("epsilon", 0.0)
@@ -82,9 +83,8 @@ def play_lockstep_rows(
             xs = np.concatenate([xs, encode_rows(new)]) if len(xs) else encode_rows(new)
             traces = np.concatenate([traces, np.zeros((count, width))])
             prev = np.concatenate([prev, np.zeros(count)])
-            side = np.concatenate([side, np.zeros(count, dtype=np.int64)])
             plies = np.concatenate([plies, np.zeros(count, dtype=np.int64)])
-            fresh = np.concatenate([fresh, np.ones(count, dtype=bool)])
+            same = np.concatenate([same, np.ones(count)])
         if not len(reward):
             break
         # the TD step of every game, as ``play_lockstep``
@@ -96,21 +96,19 @@ def play_lockstep_rows(
                 more = batch_grad(xs[-count:])
                 values = np.concatenate([values, more[0]])
                 grads = np.concatenate([grads, more[1]])
-        mover = row_sides(board)
-        same = np.where(mover == side, 1.0, -1.0)
-        if count:  # games just started: no TD error yet, their traces start at the gradient
-            old = ~fresh
-            if not fresh.all():
+        if count:  # games just started (the last rows): no TD error yet, their traces start
+            # at the gradient
+            old = np.arange(len(reward)) < len(reward) - count
+            if len(reward) > count:
                 deltas = np.where(old, gamma * same * values - prev, 0.0)
                 update.apply(deltas.dot(traces))
             decay = np.where(old, gl * same, 0.0)
-            fresh[:] = False
         else:  # (the same numbers with every game under way)
             update.apply((gamma * same * values - prev).dot(traces))
             decay = gl * same
         traces *= decay[:, None]  # grads + decay * traces, in place
         traces += grads
-        prev, side = values, mover
+        prev = values
         # every game's successors, valued for its mover in one batch
         kids, legal, over, passes = row_children(board)
         games, slots = legal.shape
@@ -126,8 +124,9 @@ def play_lockstep_rows(
         np.negative(scores, out=scores, where=passes)
         scores[~legal] = -np.inf
         if np.count_nonzero(over):
+            mover = row_sides(board).tolist()
             for r, j in zip(*np.nonzero(over), strict=True):  # finished: the reward
-                scores[r, j] = reward[r](row_state(kids[r, j]), int(mover[r]))
+                scores[r, j] = reward[r](row_state(kids[r, j]), mover[r])
         chosen = scores.argmax(axis=1)
         # the draws of ``moves.explored`` and ``moves.best``, game by game (a game with one
         # move draws nothing)
@@ -150,11 +149,16 @@ def play_lockstep_rows(
         xs = child_x.take(pick, axis=0)  # the next ply's positions, encoded
         ended = over.take(pick) | (plies >= max_plies)
         known = None if of is None else (valued.take(pick), pick, of)
+        turned = passes.ravel().take(pick)
+        same = np.where(turned, -1.0, 1.0)  # the next step's: did the side to move stay?
         count = 0
         if np.count_nonzero(ended):
             done = np.flatnonzero(ended).tolist()
             ends = [row_state(board[k]) for k in done]
-            rewards = [reward[k](end, int(side[k])) for k, end in zip(done, ends, strict=True)]
+            movers = (row_sides(board.take(done, axis=0)) ^ turned.take(done)).tolist()
+            rewards = [
+                reward[k](end, side) for k, end, side in zip(done, ends, movers, strict=True)
+            ]
             counted = [k for k, r in zip(done, rewards, strict=True) if not math.isnan(r)]
             if counted:
                 known = None  # the weights change: the next values are made anew
@@ -164,8 +168,8 @@ def play_lockstep_rows(
             lengths += plies[done].tolist()
             count = min(len(done), n - started)
             keep = ~ended
-            board, traces, prev, side = board[keep], traces[keep], prev[keep], side[keep]
-            plies, fresh, xs = plies[keep], fresh[keep], xs[keep]
+            board, traces, prev, same = board[keep], traces[keep], prev[keep], same[keep]
+            plies, xs = plies[keep], xs[keep]
             if known is not None:
                 known = (known[0][keep], known[1][keep], known[2])
             reward = [reward[k] for k in np.flatnonzero(keep).tolist()]
