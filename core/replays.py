@@ -60,8 +60,11 @@ class GameFile:
                 return recorded
         if number in self.skipped:
             raise GameRecordError(f"{self.path}: game {number} {self.failure(number)}")
-        total = len(self.games) + len(self.skipped)
-        raise MindgamesError(f"{self.path}: no game {number} (the file holds {total})")
+        numbers = sorted([g.number for g in self.games] + list(self.skipped))
+        held = f"{len(numbers)}"
+        if numbers != list(range(1, len(numbers) + 1)):  # a results file of a run still going
+            held += f": {_spans(numbers)}"
+        raise MindgamesError(f"{self.path}: no game {number} (the file holds {held})")
 
     def replaying(self) -> tuple[RecordedGame, ...]:
         """The games that replay; none is an error naming the first game and why."""
@@ -92,7 +95,7 @@ def load_games(path: str | Path, registry: Registry, rules: str | None = None) -
         raise MindgamesError(f"{p}: no such file")
     if _is_json(p):
         games, skipped = [], {}
-        for number, record in enumerate(_results(p), 1):
+        for number, record in _numbered(_results(p)):
             try:
                 games.append(_from_result(number, record, registry))
             except MindgamesError as exc:
@@ -125,6 +128,26 @@ def _results(path: Path) -> list[dict[str, Any]]:
     if bad:
         raise GameRecordError(f"{path}: record {bad[0]} is not a game result (no 'moves')")
     return sorted(records, key=lambda r: r.get("index", 0)) if len(records) > 1 else records
+
+
+def _numbered(records: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """Each result record with its game number: its ``index`` + 1 (the tournament's Round, so
+    a run still going keeps its numbers), else its place in the file."""
+    indices = [r.get("index") for r in records]
+    if all(type(i) is int and i >= 0 for i in indices) and len(set(indices)) == len(indices):
+        return [(int(r["index"]) + 1, r) for r in records]
+    return list(enumerate(records, 1))
+
+
+def _spans(numbers: Sequence[int]) -> str:
+    """Sorted numbers as ranges: ``1-3, 5``."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def _from_result(number: int, record: Mapping[str, Any], registry: Registry) -> RecordedGame:

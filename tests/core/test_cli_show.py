@@ -159,6 +159,17 @@ def test_a_bad_result_record_spoils_only_its_own_game(tmp_path):
     one_line_error(run("show", path), "r.jsonl: game 1 does not replay: ply 1: pit 9 ")
 
 
+def test_a_results_file_numbers_games_by_their_index_as_a_run_still_going_writes_them(tmp_path):
+    path = tmp_path / "results.jsonl"
+    game = "kalah:pits=3,seeds=2"
+    records = [{"index": 2, "game": game, "moves": ["2"]}, {"index": 0, "game": game, "moves": []}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert run("show", tmp_path, "--game", "3", "--json").stdout.count('"moves": ["2"]') == 1
+    listed = run("show", path, "--list").stdout.splitlines()
+    assert [line.split(":")[0] for line in listed] == ["game 1", "game 3"]
+    one_line_error(run("show", path, "--game", "2"), "no game 2 (the file holds 2: 1, 3)")
+
+
 def test_a_game_saved_by_play_shows(tmp_path):
     saved = tmp_path / "k.json"
     run("play", "kalah:pits=4,seeds=3", "human", "human", "--no-board",
