@@ -108,8 +108,8 @@ def test_every_training_example_builds(path):
     game, evaluator, learner, name = build(config, get_registry(), config.seed, where=str(path))
     assert game.name in ("kalah", "checkers", "giveaway")
     assert name in ("td", "coevolution", "supervised", "layered", "hg", "shg")
-    if name == "td":
-        assert learner.games >= 1000
+    if name == "td":  # the checkers run at Layered Learning's CPU time is the one shorter run
+        assert learner.games >= (500 if path.name.endswith("-ll-time.toml") else 1000)
     elif name == "coevolution":
         assert learner.generations >= 10
     elif name == "layered":
