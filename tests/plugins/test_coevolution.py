@@ -207,3 +207,28 @@ def test_snapshot_zero_is_a_parent_of_generation_zero(tmp_path):
                             {"model": "mlp", "encoding": "kalah14"}, seed=1).model.get_params()
     rows = [start, *initial.weights[1:]]
     assert any(np.array_equal(saved, row) for row in rows)
+
+
+def test_a_shorter_run_ends_with_the_snapshot_a_longer_one_took_at_that_generation(tmp_path):
+    from mindgames.modelfile import load_evaluator
+
+    short = _train(tmp_path, "short", _learner(generations=2))
+    _train(tmp_path, "long", _learner(generations=3, checkpoint_every=1))
+    kept = dict(snapshots(tmp_path / "long"))[24]  # 2 generations x 6 players x 2 games
+    _, evaluator, _ = load_evaluator(kept, get_registry())
+    np.testing.assert_array_equal(evaluator.model.get_params(), short.evaluator.model.get_params())
+
+
+def test_the_checkers_example_runs_shrunk_with_the_published_net(tmp_path):
+    from support.examples import shrunk
+
+    config, raw = shrunk(
+        "checkers-coevolution.toml", tmp_path, generations=1, parents=2, games=1, max_plies=4,
+        workers=1,
+    )  # fmt: skip
+    assert raw["eval"]["hidden"] == [91, 40, 10] and raw["eval"]["input_sum"] is True
+    assert raw["learner"]["king_option"] == "king"
+    done = run(config, out=tmp_path / "cc")
+    assert [games for games, _ in snapshots(done.directory)] == [0, 4]
+    (row,) = read_history(done.directory)
+    assert row["mean_plies"] == 4 and 1.0 <= row["king"] <= 3.0
