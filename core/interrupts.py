@@ -7,9 +7,10 @@ computation (``solve --time``) the same way.
 * ``graceful=False`` (tournaments, matches: every finished game is already on disk): the first
   signal raises ``Interrupted`` at once in the main thread;
 * ``graceful=True`` (training): the first signal only sets a flag. The learner reads it with
-  ``stop_requested()`` when it decides whether to checkpoint, checkpoints, and reports its
-  row; the row's report then raises ``Interrupted`` (a learner that never asks is stopped one
-  row later, from its last regular checkpoint). A second signal raises at once.
+  ``stop_requested()`` when it decides whether to checkpoint, then reports its row, checkpoints
+  and stops with ``Interrupted`` (``training.reporting`` does the three in that order; a
+  learner that never asks is stopped one row later, from its last regular checkpoint). A
+  second signal raises at once.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def stop_requested() -> bool:
     """Whether SIGINT or SIGTERM arrived since the current run started.
 
     A learner asks this before deciding to checkpoint; a True answer is remembered
-    (``acknowledged``), so the run stops right after the row that follows the checkpoint.
+    (``acknowledged``), so the run stops right after that checkpoint (``training.reporting``).
     """
     if _received:
         _seen[:] = [True]

@@ -24,9 +24,10 @@ model or learner.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -142,8 +143,10 @@ def run(
                 resume=resume,
                 progress=history.add,
             )
+        except Interrupted as exc:
+            raise Interrupted(f"{exc} after {history.rows} history rows") from None
         except MindgamesError as exc:
-            if history.rows or isinstance(exc, (Interrupted, FileError)):
+            if history.rows or isinstance(exc, FileError):
                 raise
             if not resume:
                 _forget(directory)  # failed before any work: the corrected config may start here
@@ -171,7 +174,8 @@ class HistoryFile:
     The first field of a row counts the work done (games, generation, phase) and grows row by
     row. A resumed learner starts again from its last checkpoint, so its first row replaces the
     rows of the file from that count on: the file never holds a row twice, even after a kill.
-    After each row, a pending SIGINT/SIGTERM stops the run (``Interrupted``).
+    A learner that reports through ``reporting`` stops there after its checkpoint; one that
+    never asks ``stop_requested`` is stopped one row after a signal (``Interrupted``).
     """
 
     def __init__(self, path: Path, resume: bool, progress: Progress | None) -> None:
@@ -196,8 +200,8 @@ class HistoryFile:
         self.rows += 1
         if self.progress is not None:
             self.progress(row)
-        if acknowledged() or self._stopping:  # the learner checkpointed first, or never will
-            raise Interrupted(f"interrupted by {signal_name()} after {self.rows} history rows")
+        if self._stopping and not acknowledged():  # the learner never asks: stop it here
+            raise Interrupted(f"interrupted by {signal_name()}")
         self._stopping = pending()
 
     def rewrite(self, rows: Sequence[dict[str, Any]]) -> None:
@@ -242,6 +246,22 @@ def _prepare(directory: Path, started: dict[str, Any], resume: bool) -> None:
             f"{directory}: already holds a training run; use --resume to continue it "
             "or --out for a new directory"
         )
+
+
+@contextlib.contextmanager
+def reporting(row: dict[str, Any], progress: Progress | None) -> Iterator[None]:
+    """Report a history row, run the block (the learner's checkpoint, if any), then stop if the
+    learner saw a signal (``stop_requested``).
+
+    In this order a kill at any moment leaves every checkpointed row in ``history.jsonl`` (rows
+    after the checkpoint are replaced when the run resumes), and a graceful stop ends right
+    after the checkpoint of its last row.
+    """
+    if progress is not None:
+        progress(row)
+    yield
+    if acknowledged():
+        raise Interrupted(f"interrupted by {signal_name()}")
 
 
 def read_history(directory: str | Path) -> list[dict[str, Any]]:

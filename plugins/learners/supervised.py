@@ -35,6 +35,7 @@ from mindgames.model import DIFFERENTIABLE, Evaluator, require
 from mindgames.playouts import from_games
 from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, trainer_for
 from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector
+from mindgames.training import reporting
 
 CHECKPOINT = "checkpoint.npz"
 CHECKPOINT_FORMAT = "mindgames-supervised-checkpoint"
@@ -100,10 +101,9 @@ class SupervisedLearner(Learner):
             row = fit.step(rng)
             history.append(row)
             every = self.checkpoint_every
-            if fit.done or (every and fit.epoch % every == 0) or stop_requested():
-                self._save(path, model, fit, rng, history)
-            if progress is not None:
-                progress(row)
+            with reporting(row, progress):
+                if fit.done or (every and fit.epoch % every == 0) or stop_requested():
+                    self._save(path, model, fit, rng, history)
         fit.finish()
         return TrainingResult(evaluator, tuple(history))
 

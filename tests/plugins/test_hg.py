@@ -201,8 +201,8 @@ def test_hg_stopped_after_a_checkpoint_resumes_to_the_same_population(tmp_path, 
                                        workdir=tmp_path / "whole")  # fmt: skip
 
     def stop(row):
-        if row["generation"] == kill_after:
-            raise KeyboardInterrupt  # as a kill right after that generation's checkpoint
+        if row["generation"] == kill_after + 1:  # a row is reported before its checkpoint
+            raise KeyboardInterrupt  # as a kill after generation kill_after's checkpoint
 
     (tmp_path / "killed").mkdir()
     game, evaluator = _kalah()

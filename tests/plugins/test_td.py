@@ -20,6 +20,7 @@ from mindgames import (
     hookimpl,
 )
 from mindgames.errors import ConfigError, MindgamesError
+from mindgames.files import read_npz
 from mindgames.plugins.learners.td import TDLearner, TDUpdate, alpha_vector, copy_evaluator
 
 from support.tinymodel import TinyLinear
@@ -425,3 +426,18 @@ def test_alpha_decays_linearly_to_its_end_scale(registry, tmp_path):
     assert not np.allclose(decayed, fixed)
     with pytest.raises(ValueError, match="alpha_end_scale"):
         TDLearner(alpha_end_scale=1.5)
+
+
+def test_each_row_is_reported_before_the_checkpoint_that_holds_it(registry, tmp_path):
+    """So a kill between the two never leaves a checkpointed row out of ``history.jsonl``."""
+    game, evaluator = ttt(registry)
+    saved = []
+
+    def report(row):
+        path = tmp_path / "checkpoint.npz"
+        saved.append(read_npz(path, "checkpoint")[0]["games"] if path.exists() else 0)
+
+    learner = TDLearner(games=40, batch=10, checkpoint_every=20, alpha=0.1, epsilon=0.2)
+    learner.train(game, evaluator, np.random.default_rng(0), workdir=tmp_path, progress=report)
+    assert saved == [0, 0, 20, 20]  # at the report of rows 10, 20, 30, 40
+    assert read_npz(tmp_path / "checkpoint.npz", "checkpoint")[0]["games"] == 40

@@ -102,8 +102,8 @@ def test_a_resumed_run_keeps_the_same_best_net(registry, tmp_path):
 
     def stop(row):
         rows.append(row)
-        if len(rows) == 2:
-            raise KeyboardInterrupt  # killed right after the checkpoint at 4 games
+        if len(rows) == 3:  # a row is reported before its checkpoint
+            raise KeyboardInterrupt  # killed after the checkpoint at 4 games, before 6's
 
     game, evaluator = ttt(registry)
     base = {"games": 6, "batch": 2, "checkpoint_every": 2, "alpha": 0.1, "epsilon": 0.2,

@@ -34,7 +34,7 @@ from mindgames.plugins.learners.coevolution.checkpoint import (
     save_checkpoint,
 )
 from mindgames.spec import format_spec, parse_spec, split_plus
-from mindgames.training import save_snapshot
+from mindgames.training import reporting, save_snapshot
 
 
 @attrs.frozen
@@ -120,13 +120,13 @@ class CoevolutionLearner(Learner):
                 row.update({"seconds": round(seconds, 4), "elapsed": round(elapsed, 3)})
                 history.append(row)
                 every = self.checkpoint_every
-                if (every and done % every == 0) or done >= self.generations or stop_requested():
-                    best = self.individual(game, evaluator, population, 0)
-                    save_snapshot(workdir, game, best, row["games"], {"learner": self.name})
-                    extra = {"generation": done, "elapsed": elapsed}
-                    save_checkpoint(path, self, population, rng, extra, history)
-                if progress is not None:
-                    progress(row)
+                saving = (every and done % every == 0) or done >= self.generations
+                with reporting(row, progress):
+                    if saving or stop_requested():
+                        best = self.individual(game, evaluator, population, 0)
+                        save_snapshot(workdir, game, best, row["games"], {"learner": self.name})
+                        extra = {"generation": done, "elapsed": elapsed}
+                        save_checkpoint(path, self, population, rng, extra, history)
         return TrainingResult(self.individual(game, evaluator, population, 0), tuple(history))
 
     def _check(self, game: Game, evaluator: Evaluator) -> None:

@@ -20,7 +20,7 @@ from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import PARAMETRIC, Evaluator, as_parametric
 from mindgames.plugins.learners.hg import operators, stats
 from mindgames.plugins.learners.hg.checkpoint import CHECKPOINT, load_checkpoint, save_checkpoint
-from mindgames.training import save_snapshot
+from mindgames.training import reporting, save_snapshot
 
 
 @attrs.define
@@ -158,12 +158,13 @@ class Evolution(Learner):
             while run.generation < self.total():
                 row = self._generation(context, run, rng)
                 every, done = self.checkpoint_every, run.generation
-                if (every and done % every == 0) or done >= self.total() or stop_requested():
-                    best = self.specimen(evaluator, run, self.best(run))
-                    save_snapshot(workdir, game, best, self.count(run), {"learner": self.name})
-                    save_checkpoint(path, self, run.arrays(), rng, run.counters(), run.history)
-                if progress is not None:
-                    progress(row)
+                with reporting(row, progress):
+                    if (every and done % every == 0) or done >= self.total() or stop_requested():
+                        best = self.specimen(evaluator, run, self.best(run))
+                        count = self.count(run)
+                        save_snapshot(workdir, game, best, count, {"learner": self.name})
+                        arrays, counters = run.arrays(), run.counters()
+                        save_checkpoint(path, self, arrays, rng, counters, run.history)
         return TrainingResult(self.specimen(evaluator, run, self.best(run)), tuple(run.history))
 
     def _generation(self, context: Context, run: Run, rng: np.random.Generator) -> dict[str, Any]:

@@ -52,7 +52,7 @@ from mindgames.plugins.learners.layered.data import SOLVE, StageData, encode, se
 from mindgames.plugins.learners.stages import Stage
 from mindgames.registry import get_registry
 from mindgames.spec import parse_spec
-from mindgames.training import save_snapshot, snapshots
+from mindgames.training import reporting, save_snapshot, snapshots
 
 #: default population and generations a phase of each fitter (the study's)
 DEFAULTS = {"rprop": (8, 4), "evolution": (40, 300), "evolution+rprop": (40, 300)}
@@ -242,9 +242,8 @@ class LayeredLearner(Learner):
             if last:
                 self._finish(game, evaluator, stage, state, playouts, previous, data.workdir)
             state.history.append(row)
-            save_checkpoint(path, self, state, as_parametric(evaluator.model).get_params())
-            if progress is not None:
-                progress(row)
+            with reporting(row, progress):
+                save_checkpoint(path, self, state, as_parametric(evaluator.model).get_params())
 
     def _finish(
         self, game: Game, evaluator: Evaluator, stage: Stage, state: RunState, playouts: int,

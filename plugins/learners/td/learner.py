@@ -28,7 +28,7 @@ from mindgames.plugins.learners.td.gate import gate_score
 from mindgames.plugins.learners.td.starts import Start, pick_start, read_starts
 from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector, decay
 from mindgames.search import Searcher
-from mindgames.training import save_snapshot
+from mindgames.training import reporting, save_snapshot
 
 _positive = v.gt(0)
 _unit = [v.ge(0.0), v.le(1.0)]
@@ -193,14 +193,13 @@ class TDLearner(Learner):
             elapsed += seconds
             row.update({"seconds": round(seconds, 4), "elapsed": round(elapsed, 3)})
             history.append(row)
-            if saving:
-                save_snapshot(workdir, game, evaluator, played, {"learner": self.name})
-                extra = {"games": played, "clones": clones, "elapsed": elapsed}
-                save_checkpoint(
-                    path, self, model, clone, rng, update.velocity, extra, history, best
-                )
-            if progress is not None:
-                progress(row)
+            with reporting(row, progress):  # the row first: a kill never loses a saved row
+                if saving:
+                    save_snapshot(workdir, game, evaluator, played, {"learner": self.name})
+                    extra = {"games": played, "clones": clones, "elapsed": elapsed}
+                    save_checkpoint(
+                        path, self, model, clone, rng, update.velocity, extra, history, best
+                    )
         return TrainingResult(evaluator if best is None else best, tuple(history))
 
     def _gate(
