@@ -125,6 +125,7 @@ def measure(
     registry = registry or get_registry()
     out_path = Path(out) if out is not None else run / CURVE_FILE
     todo_points = points(run)
+    _plan(run, todo_points[0], settings, registry)  # a bad --vs is named before any file is read
     make_directory(out_path.parent)
     with (
         lock_file(out_path.parent / f".{out_path.name}.lock", str(out_path)),
