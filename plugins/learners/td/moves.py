@@ -1,6 +1,6 @@
 """Move choice in TD self-play: the successors of a position valued for its side to move, and
-the pick among them (epsilon-random, softmax or greedy). Self-play, lockstep and the test games
-all choose through these two functions.
+the pick among them (``explored``: epsilon-random, then ``best``: softmax or greedy). Every
+self-play driver chooses through these.
 """
 
 from __future__ import annotations
@@ -80,13 +80,6 @@ def best(rng: np.random.Generator, values: Sequence[float], temperature: float) 
         p = np.exp((vs - vs.max()) / temperature)
         return int(rng.choice(len(vs), p=p / p.sum()))
     return values.index(max(values)) if isinstance(values, list) else int(np.argmax(values))
-
-
-def pick(rng: np.random.Generator, values: Sequence[float], explore: dict[str, float]) -> int:
-    """The index of the move to play among moves valued ``values``, exploring as ``explore``
-    says (``epsilon`` and/or ``temperature``)."""
-    i = explored(rng, len(values), explore.get("epsilon", 0.0))
-    return best(rng, values, explore.get("temperature", 0.0)) if i is None else i
 
 
 def choose(
