@@ -17,7 +17,7 @@ import numpy as np
 from mindgames.game import Game, State, StateRows
 from mindgames.model import Evaluator, RowsGrads
 from mindgames.plugins.learners.td.moves import Reward, best
-from mindgames.plugins.learners.td.starts import Start, pick_start
+from mindgames.plugins.learners.td.starts import Start
 from mindgames.plugins.learners.td.update import TDUpdate
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def play_lockstep_rows(
 ) -> tuple[list[State], list[int]]:
     """``selfplay.play_lockstep`` for a ``StateRows`` game and an encoding with
     ``encode_rows`` (the caller checks both) and a batch-differentiable model."""
-    from mindgames.plugins.learners.td.selfplay import rewarder
+    from mindgames.plugins.learners.td.selfplay import new_game
 
     assert isinstance(game, StateRows)
     rows_game: Any = game
@@ -72,10 +72,8 @@ def play_lockstep_rows(
         if count:  # start games: their rows appended
             starting = []
             for _ in range(count):
-                state, draw = pick_start(
-                    game, starts, rng, opts.random_plies, opts.random_plies_max
-                )
-                reward.append(rewarder(opts, game, game.to_move(state), draw))
+                state, its_reward = new_game(opts, game, starts, rng)
+                reward.append(its_reward)
                 starting.append(state)
             started += count
             new = rows_game.state_rows(starting)

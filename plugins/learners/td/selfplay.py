@@ -70,6 +70,14 @@ def rewarder(opts: TDLearner, game: Game, start_side: int, draw_reward: float | 
     return reward
 
 
+def new_game(
+    opts: TDLearner, game: Game, starts: list[Start], rng: np.random.Generator
+) -> tuple[State, Reward]:
+    """A lockstep game's start position (``pick_start``) and its reward function."""
+    state, draw = pick_start(game, starts, rng, opts.random_plies, opts.random_plies_max)
+    return state, rewarder(opts, game, game.to_move(state), draw)
+
+
 def play_game(
     opts: TDLearner,
     game: Game,
@@ -244,8 +252,7 @@ def play_lockstep(
 
     def restart(g: int) -> None:
         nonlocal started
-        state[g], draw = pick_start(game, starts, rng, opts.random_plies, opts.random_plies_max)
-        reward[g] = rewarder(opts, game, game.to_move(state[g]), draw)
+        state[g], reward[g] = new_game(opts, game, starts, rng)
         plies[g] = 0
         fresh[g] = True
         started += 1
