@@ -119,12 +119,12 @@ def extract(path: str, output: str, drop_draws: bool, min_plies: int, discount: 
 
     default = _DEFAULTS[game_name]()
     games, skipped = default.import_games(path)
+    if not games and not skipped:
+        raise GameRecordError(f"{path}: no PDN game in it")
     provenance = {"source": str(path)}
     data = from_games(default, games, drop_draws=drop_draws, min_plies=min_plies,
                       discount=discount, provenance=provenance)  # fmt: skip
     kept = data.provenance["generator"]["extract"]["games"]
-    if not games and not skipped:
-        raise GameRecordError(f"{path}: no PDN game in it")
     if not kept:
         raise GameRecordError(
             f"{path}: no game to extract ({len(skipped)} did not replay or were left out)"
