@@ -57,7 +57,9 @@ class SHGLearner(Evolution):
         """Three tournaments by play; the child of the two winners replaces the third's loser."""
         size = len(run.population)
         tournaments = [operators.tournament(size, self.tournament, rng) for _ in range(3)]
-        pairs = [pair for t in tournaments for pair in comparison.round_robin(t.tolist())]
+        rounds = [(k, pair) for k, t in enumerate(tournaments)
+                  for pair in comparison.round_robin(t.tolist())]  # fmt: skip
+        pairs = [pair for _, pair in rounds]
         involved = sorted({i for pair in pairs for i in pair})
         sides = {i: comparison.side(context.evaluator, run.population[i]) for i in involved}
         master = int(rng.integers(2**62))
@@ -69,16 +71,12 @@ class SHGLearner(Evolution):
         )  # fmt: skip
         run.games += 2 * len(pairs)
         wins: list[dict[int, int]] = [{} for _ in tournaments]
-        cursor = 0
-        for k, t in enumerate(tournaments):
-            for pair in comparison.round_robin(t.tolist()):
-                result = results[cursor]
-                cursor += 1
-                won = comparison.winner_of(pair, result["points"], rng)
-                wins[k][won] = wins[k].get(won, 0) + 1
-                run.score[won] += 1.0
-                for i in pair:
-                    run.played[i] += 1.0
+        for (k, pair), result in zip(rounds, results, strict=True):
+            won = comparison.winner_of(pair, result["points"], rng)
+            wins[k][won] = wins[k].get(won, 0) + 1
+            run.score[won] += 1.0
+            for i in pair:
+                run.played[i] += 1.0
         first, _ = comparison.rank(tournaments[0].tolist(), wins[0])
         second, _ = comparison.rank(tournaments[1].tolist(), wins[1])
         _, loser = comparison.rank(tournaments[2].tolist(), wins[2])
