@@ -2,7 +2,7 @@
 crossover per linear combination, per-gene mutation, fitness sharing, the regeneration of the
 worst at a phase change, and normalisation. Pure functions of arrays and one generator.
 
-Genotype: the model's flat parameter vector, split into linear combinations (``genes_groups``:
+Genotype: the model's flat parameter vector, split into linear combinations (``gene_groups``:
 the model's ``param_groups``, e.g. one per phase of ``phased``; a single group otherwise).
 
 * **crossover** of parents a and b, per group of genes g_1..g_m: a random cut c; the genes
@@ -98,7 +98,7 @@ def shared(fitness: np.ndarray, population: np.ndarray) -> np.ndarray:
 
 
 def worst(values: np.ndarray, share: float) -> np.ndarray:
-    """Indices of the worst ``share`` of ``values`` (rounded down; ties: the later first)."""
+    """Indices of the worst ``share`` of ``values`` (rounded down; ties: the earlier first)."""
     count = int(share * len(values))
     order = np.argsort(np.asarray(values, dtype=float), kind="stable")
     return order[:count]
