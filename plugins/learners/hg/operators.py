@@ -19,8 +19,7 @@ import numpy as np
 
 from mindgames.model import Model, param_groups_of
 
-#: the mutation operations and their odds (x2 and /2 each twice as likely as a sign change)
-OPERATIONS = ("double", "halve", "negate")
+#: the odds of the mutation operations x2, /2 and sign change (``_FACTORS``): 2:2:1
 ODDS = np.array([2.0, 2.0, 1.0]) / 5.0
 _FACTORS = np.array([2.0, 0.5, -1.0])
 
