@@ -102,9 +102,11 @@ class HGLearner(Evolution):
             write_dataset(folder / f"phase-{phase + 1}.npz", data)
             context.tests = fitness.TestSet.of(context.game, context.evaluator, data)
             if phase > 0:
-                for i in operators.worst(run.score, self.regenerate):
-                    genes = operators.random_genotypes(1, run.population.shape[1], self.init, rng)
-                    run.replace(int(i), genes[0], 0.0, False)
+                worst = operators.worst(run.score, self.regenerate)
+                size = run.population.shape[1]
+                fresh = operators.random_genotypes(len(worst), size, self.init, rng)
+                for i, genes in zip(worst, fresh, strict=True):
+                    run.replace(int(i), genes, 0.0, False)
             run.score = fitness.scores(context.evaluator, run.population, context.tests)
         elif context.tests is None:
             data = read_dataset(folder / f"phase-{phase + 1}.npz", game=context.game.spec())
