@@ -6,8 +6,8 @@ Measures (median of ``--repeats`` runs):
 * ``api_against_made`` -- at ``--api-depth``, timed in turn in CPU seconds: the perft through
   ``Game.children`` against ``made`` (the issue-22 target: at least 0.8 of it) and against the
   walk through ``legal_moves`` and ``play`` (the interface before ``children``);
-* ``made`` -- ``rules.perft_made``: every leaf position made (the issue's target: 2 M leaves/s);
-* ``counted`` -- ``rules.perft`` (what ``Game.perft`` uses): the last ply counted, not made;
+* ``made`` -- ``engine.perft_made``: every leaf position made (the issue's target: 2 M leaves/s);
+* ``counted`` -- ``engine.perft`` (what ``Game.perft`` uses): the last ply counted, not made;
 * ``solver`` -- ``solver.solve`` from the start of ``--solve-size``: nodes/s;
 * OpenSpiel's ``mancala`` (same default rules) through Python, when ``--compare-python`` (or
   this interpreter) can import ``pyspiel``: its leaves/s with every leaf made (``child``) and with
@@ -41,7 +41,8 @@ from perft_common import (
     write_report,
 )
 
-from mindgames.games.kalah.rules import Kalah, perft, perft_made
+from mindgames.games.kalah.engine import perft, perft_made
+from mindgames.games.kalah.rules import Kalah
 from mindgames.games.kalah.solver import solve
 
 #: OpenSpiel's mancala perft from the start, depths 1-10 (its rules are our defaults)

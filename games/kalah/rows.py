@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:  # rules imports this module
-    from mindgames.games.kalah.rules import KalahState, Tables
+    from mindgames.games.kalah.engine import Tables
+    from mindgames.games.kalah.rules import KalahState
 
 
 class RowTables:

@@ -11,7 +11,8 @@ import time
 
 import attrs
 
-from mindgames.games.kalah.rules import Kalah, KalahState, sow
+from mindgames.games.kalah.engine import sow
+from mindgames.games.kalah.rules import Kalah, KalahState
 
 
 @attrs.frozen

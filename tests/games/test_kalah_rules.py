@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
 from mindgames.game import Game
-from mindgames.games.kalah.rules import Kalah, perft, perft_made
+from mindgames.games.kalah.engine import perft, perft_made
+from mindgames.games.kalah.rules import Kalah
 from mindgames.games.kalah.solver import solve
 
 START = "4,4,4,4,4,4;0;4,4,4,4,4,4;0;S"
