@@ -13,8 +13,8 @@ from mindgames.games.draughts.pdn import check_report, clean, read_pdn_file, rep
 from mindgames.games.draughts.rules import Checkers, Draughts, Giveaway
 
 _DEFAULTS: dict[str, type[Draughts]] = {"checkers": Checkers, "giveaway": Giveaway}
-_GAME = click.option(
-    "--game",
+_RULES = click.option(
+    "--rules",
     "game_name",
     type=click.Choice(sorted(_DEFAULTS)),
     default="checkers",
@@ -30,7 +30,7 @@ def pdn() -> None:
 
 @pdn.command("check")
 @click.argument("path", metavar="FILE", type=click.Path(dir_okay=False))
-@_GAME
+@_RULES
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON report.")
 def check(path: str, game_name: str, as_json: bool) -> None:
     """Read and replay every game; report plies, final position, warnings and errors.
@@ -64,7 +64,7 @@ def check(path: str, game_name: str, as_json: bool) -> None:
 @click.argument("path", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               show_default=True, help="Where to write the clean PDN.")  # fmt: skip
-@_GAME
+@_RULES
 def convert(path: str, output: str, game_name: str) -> None:
     """Write a clean PDN of the same games: canonical moves, standard tag order, wrapped lines.
 
@@ -106,7 +106,7 @@ def convert(path: str, output: str, game_name: str) -> None:
 @click.option("--discount", type=click.FloatRange(0.0, 1.0, min_open=True), default=1.0,
               show_default=True,
               help="Label = result * DISCOUNT ** (plies to the end - 1).")  # fmt: skip
-@_GAME
+@_RULES
 def extract(path: str, output: str, drop_draws: bool, min_plies: int, discount: float,
             game_name: str) -> None:  # fmt: skip
     """Every position of every replayed game, labelled by its result from the side to move.

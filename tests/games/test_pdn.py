@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from mindgames.datasets import read_dataset
 from mindgames.errors import GameRecordError, MindgamesError
 from mindgames.games.draughts.pdn import (
     PdnGame,
@@ -274,6 +275,20 @@ def test_cli_check_and_convert(tmp_path: Path) -> None:
     run = mindgames("pdn", "check", str(tmp_path / "missing.pdn"))
     assert run.returncode == 2 and run.stderr.count("\n") == 1
     assert run.stderr.startswith("mindgames: error: ") and "missing.pdn" in run.stderr
+
+
+def test_rules_give_games_without_a_variant_tag_their_game(tmp_path: Path) -> None:
+    """``--rules`` is the same option as ``show --rules``: the game of an untagged record."""
+    record = tmp_path / "untagged.pdn"
+    record.write_text("1. 11-15 23-19 2. 8-11 22-17 1-0\n")
+    for rules in ("checkers", "giveaway", None):
+        out = tmp_path / f"{rules}.npz"
+        run = mindgames("pdn", "extract", str(record), "-o", str(out),
+                        *(["--rules", rules] if rules else []))  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert read_dataset(out).game == (rules or "checkers")
+    run = mindgames("pdn", "check", str(record), "--rules", "kalah")
+    assert run.returncode == 2 and "--rules" in run.stderr
 
 
 def test_games_without_tags_on_one_line_and_latin1_files(tmp_path: Path) -> None:
