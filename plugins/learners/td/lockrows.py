@@ -2,9 +2,15 @@
 games, updates and random draws as ``selfplay.play_lockstep`` (tests/plugins/test_recorded_td.py),
 with every game's successors made, encoded and valued in a few numpy calls a ply.
 
+The rows are the games in ``play_lockstep``'s order (those under way in their order, then the
+games started, in the order the finished ones ended): the random draws walk the rows in order,
+and the sums over games add in that order, so the games and the weights are that driver's.
+When games end, one ``take`` per array moves the rows of the games under way first and reuses
+the finished games' rows, at the end, for the games that start.
+
 Per ply and game, only the exploration draw stays in Python; the states become tuples only
 when a game ends (its reward and final state) or starts. Hot path: one function, longer than
-the house limit for that reason.
+the house limit for that reason (the ends, a step in three or so, are a helper).
 """
 
 from __future__ import annotations
@@ -22,6 +28,19 @@ from mindgames.plugins.learners.td.update import TDUpdate
 
 if TYPE_CHECKING:
     from mindgames.plugins.learners.td.learner import TDLearner
+
+
+class _Games:
+    """The Python side of the games in play, one entry per row: reward, first step."""
+
+    __slots__ = ("begun", "finals", "lengths", "reward", "started")
+
+    def __init__(self) -> None:
+        self.reward: list[Reward] = []
+        self.begun: list[int] = []  # the step each row's game started at
+        self.started = 0
+        self.finals: list[State] = []
+        self.lengths: list[int] = []
 
 
 def play_lockstep_rows(
@@ -53,37 +72,35 @@ def play_lockstep_rows(
         rows_game.row_state,
     )
     width = len(update.alpha)
-    finals: list[State] = []
-    lengths: list[int] = []
-    started = 0
-    # the games in play, one row each in every array (restarted games are appended)
-    reward: list[Reward] = []
-    board = np.zeros((0, 0), dtype=np.int64)
-    traces, prev = np.zeros((0, width)), np.zeros(0)
-    plies = np.zeros(0, dtype=np.int64)
+    at = _Games()
+    reward, begun = at.reward, at.begun
+    count = min(opts.lockstep, n)  # games to start: the last rows
+    board = xs = np.zeros((0, 0))
+    traces, prev = np.zeros((count, width)), np.zeros(count)
     #: +1 where the side to move is the one that moved last, else -1 (new games: unused)
-    same = np.zeros(0)
-    xs = np.zeros((0, 0))
+    same = np.ones(count)
     gamma, gl, max_plies = update.gamma, update.gamma * update.lam, opts.max_plies
     temperature, epsilon = explore.get("temperature", 0.0), explore.get("epsilon", 0.0)
     random, integers = rng.random, rng.integers
-    count = min(opts.lockstep, n)  # games to start
+    offsets: dict[int, np.ndarray] = {}  # per number of rows: each row's first successor
+    step = cut = 0  # cut: the first step at which a game may reach ``max_plies``
     while True:
-        if count:  # start games: their rows appended
+        if count:  # start games in the last rows
             starting = []
             for _ in range(count):
                 state, its_reward = new_game(opts, game, starts, rng)
                 reward.append(its_reward)
                 starting.append(state)
-            started += count
+            begun += [step] * count
+            at.started += count
+            cut = min(begun) + max_plies
             new = rows_game.state_rows(starting)
-            board = np.concatenate([board, new]) if len(board) else new
-            xs = np.concatenate([xs, encode_rows(new)]) if len(xs) else encode_rows(new)
-            traces = np.concatenate([traces, np.zeros((count, width))])
-            prev = np.concatenate([prev, np.zeros(count)])
-            plies = np.concatenate([plies, np.zeros(count, dtype=np.int64)])
-            same = np.concatenate([same, np.ones(count)])
-        if not len(reward):
+            if len(board):
+                board[-count:] = new
+                xs[-count:] = encode_rows(new)
+            else:
+                board, xs = new, encode_rows(new)
+        if not reward:
             break
         # the TD step of every game, as ``play_lockstep``
         if known is None:
@@ -91,36 +108,31 @@ def play_lockstep_rows(
         else:
             values, grads = known[0], known[2](known[1])
             if count:
-                more = batch_grad(xs[-count:])
-                values = np.concatenate([values, more[0]])
-                grads = np.concatenate([grads, more[1]])
-        if count:  # games just started (the last rows): no TD error yet, their traces start
-            # at the gradient
-            old = np.arange(len(reward)) < len(reward) - count
+                values[-count:], grads[-count:] = batch_grad(xs[-count:])
+        deltas = gamma * same * values - prev
+        decay = gl * same
+        if count:  # games just started: no TD error yet, their traces start at the gradient
+            deltas[-count:] = 0.0
+            decay[-count:] = 0.0
             if len(reward) > count:
-                deltas = np.where(old, gamma * same * values - prev, 0.0)
                 update.apply(deltas.dot(traces))
-            decay = np.where(old, gl * same, 0.0)
-        else:  # (the same numbers with every game under way)
-            update.apply((gamma * same * values - prev).dot(traces))
-            decay = gl * same
+        else:
+            update.apply(deltas.dot(traces))
         traces *= decay[:, None]  # grads + decay * traces, in place
         traces += grads
         prev = values
         # every game's successors, valued for its mover in one batch
         kids, legal, over, passes = row_children(board)
         games, slots = legal.shape
+        children = kids.reshape(games * slots, -1)
         # every slot valued, legal or not (cheaper than picking the legal ones out first)
-        child_x = encode_rows(kids.reshape(games * slots, -1))
+        child_x = encode_rows(children)
         if rows_grads is None:
             valued, of = value_batch(child_x), None
         else:
             valued, of = rows_grads(child_x)
-        scores = valued.reshape(games, slots)
-        if of is not None:
-            scores = scores.copy()  # ``valued`` stays each successor's value for its mover
-        np.negative(scores, out=scores, where=passes)
-        scores[~legal] = -np.inf
+        sign = np.where(passes, -1.0, 1.0)  # a successor's value times this: for the mover
+        scores = np.where(legal, valued.reshape(games, slots) * sign, -np.inf)
         if np.count_nonzero(over):
             mover = row_sides(board).tolist()
             for r, j in zip(*np.nonzero(over), strict=True):  # finished: the reward
@@ -141,34 +153,64 @@ def play_lockstep_rows(
                 elif temperature > 0.0:
                     legal_r = np.flatnonzero(legal[r])
                     chosen[r] = legal_r[best(rng, scores[r, legal_r].tolist(), temperature)]
-        pick = np.arange(0, games * slots, slots) + chosen
-        board = kids.reshape(games * slots, -1).take(pick, axis=0)
-        plies += 1
+        first = offsets.get(games)
+        if first is None:
+            first = offsets[games] = np.arange(0, games * slots, slots)
+        pick = first + chosen
+        board = children.take(pick, axis=0)
         xs = child_x.take(pick, axis=0)  # the next ply's positions, encoded
-        ended = over.take(pick) | (plies >= max_plies)
+        ended = over.take(pick)
         known = None if of is None else (valued.take(pick), pick, of)
-        turned = passes.ravel().take(pick)
-        same = np.where(turned, -1.0, 1.0)  # the next step's: did the side to move stay?
+        same = sign.take(pick)  # the next step's: did the side to move stay?
+        step += 1
         count = 0
+        if step >= cut:  # a game may have reached ``max_plies``
+            ended |= np.array([step - b >= max_plies for b in begun])
         if np.count_nonzero(ended):
-            done = np.flatnonzero(ended).tolist()
-            ends = [row_state(board[k]) for k in done]
-            movers = (row_sides(board.take(done, axis=0)) ^ turned.take(done)).tolist()
-            rewards = [
-                reward[k](end, side) for k, end, side in zip(done, ends, movers, strict=True)
-            ]
-            counted = [k for k, r in zip(done, rewards, strict=True) if not math.isnan(r)]
-            if counted:
-                known = None  # the weights change: the next values are made anew
-                got = np.array([r for r in rewards if not math.isnan(r)])
-                update.apply((got - prev[counted]).dot(traces[counted]))
-            finals += ends
-            lengths += plies[done].tolist()
-            count = min(len(done), n - started)
-            keep = ~ended
-            board, traces, prev, same = board[keep], traces[keep], prev[keep], same[keep]
-            plies, xs = plies[keep], xs[keep]
-            if known is not None:
-                known = (known[0][keep], known[1][keep], known[2])
-            reward = [reward[k] for k in np.flatnonzero(keep).tolist()]
-    return finals, lengths
+            rows, count, learned = _finish(
+                at, ended.tolist(), board, same, prev, traces, update, step, n, game
+            )
+            if learned:
+                known = None  # the weights changed: the next values are made anew
+            if rows != list(range(games)):  # the games under way first, then those starting
+                board, xs, traces = board[rows], xs[rows], traces[rows]
+                prev, same = prev[rows], same[rows]
+                if known is not None:
+                    known = (known[0][rows], known[1][rows], known[2])
+    return at.finals, at.lengths
+
+
+def _finish(
+    at: _Games,
+    ended: list[bool],
+    board: np.ndarray,
+    same: np.ndarray,
+    prev: np.ndarray,
+    traces: np.ndarray,
+    update: TDUpdate,
+    step: int,
+    n: int,
+    game: Any,
+) -> tuple[list[int], int, bool]:
+    """The games that ended this step: their finals, lengths and final updates. Returns the
+    rows the next step keeps, in order (the games under way, then the first finished ones,
+    as many as games remain to start, whose rows the starting games take), how many start,
+    and whether an update was made."""
+    done = [k for k, over in enumerate(ended) if over]
+    ends = [game.row_state(board[k]) for k in done]
+    turned = same[done].tolist()  # -1: the last move passed the turn
+    to_move, reward = game.to_move, at.reward
+    rewards = [
+        reward[k](end, to_move(end) ^ (t < 0)) for k, end, t in zip(done, ends, turned, strict=True)
+    ]
+    counted = [k for k, r in zip(done, rewards, strict=True) if not math.isnan(r)]
+    if counted:
+        got = np.array([r for r in rewards if not math.isnan(r)])
+        update.apply((got - prev[counted]).dot(traces[counted]))
+    at.finals += ends
+    at.lengths += [step - at.begun[k] for k in done]
+    restart = done[: n - at.started]
+    under_way = [k for k, over in enumerate(ended) if not over]
+    at.reward[:] = [reward[k] for k in under_way]
+    at.begun[:] = [at.begun[k] for k in under_way]
+    return under_way + restart, len(restart), bool(counted)
