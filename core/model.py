@@ -219,11 +219,14 @@ def require(needs: Iterable[str], model: Model, *, who: str) -> None:
 class Evaluator:
     """An encoding of a game plus a model: ``evaluate(state)`` in [-1, 1] for the side to move."""
 
-    __slots__ = ("encoding", "evaluate", "fast", "model")
+    __slots__ = ("encoding", "evaluate", "fast", "model", "steps")
 
     #: value of one state for the side to move (the pure-Python path when there is one): a
     #: function made once here, so that a search leaf costs one call and no attribute look-ups
     evaluate: Callable[[State], float]
+    #: ``(encode, value)`` with ``evaluate(state) == value(encode(state))``: the two calls that
+    #: ``evaluate`` makes, for a search's leaves to make themselves (a Python frame less a leaf)
+    steps: tuple[Callable[[State], Any], Callable[[Any], float]]
 
     def __init__(self, encoding: Encoding, model: Model) -> None:
         self.encoding = encoding
@@ -240,6 +243,7 @@ class Evaluator:
             def evaluate(state: State) -> float:
                 return fast_value(encode_py(state))
 
+            self.steps = (encode_py, fast_value)
         elif encode_py is not None:
             # the model needs numpy, but one array from Python floats beats a numpy encoding
             array = np.array
@@ -247,11 +251,16 @@ class Evaluator:
             def evaluate(state: State) -> float:
                 return value(array(encode_py(state), dtype=float))
 
+            def value_of_row(x: Any) -> float:
+                return value(array(x, dtype=float))
+
+            self.steps = (encode_py, value_of_row)
         else:
 
             def evaluate(state: State) -> float:
                 return value(encode(state))
 
+            self.steps = (encode, value)
         self.evaluate = evaluate
 
     def evaluate_batch(self, states: Sequence[State]) -> np.ndarray:

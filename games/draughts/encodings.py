@@ -263,11 +263,15 @@ def ll_features(game: Draughts, options: LLOptions | None) -> Encoding:
 
 
 def material_py(state: DraughtsState) -> tuple[int, int]:
-    """``material`` without numpy: (men, kings) differences by popcounts on the bitboards."""
-    b, w, k = state[0], state[1], state[2]
-    bk, wk = (b & k).bit_count(), (w & k).bit_count()
-    men, kings = b.bit_count() - bk - w.bit_count() + wk, bk - wk
-    return (men, kings) if state[3] == 0 else (-men, -kings)
+    """``material`` without numpy: (men, kings) differences by popcounts on the bitboards
+    (two popcounts when no king is on the board, as in every opening)."""
+    b, w, k, side, _, _, _ = state
+    if k:
+        bk, wk = (b & k).bit_count(), (w & k).bit_count()
+        men, kings = b.bit_count() - bk - w.bit_count() + wk, bk - wk
+    else:
+        men, kings = b.bit_count() - w.bit_count(), 0
+    return (men, kings) if side == 0 else (-men, -kings)
 
 
 def material(game: Draughts, options: None) -> Encoding:

@@ -138,48 +138,15 @@ def captures(b: int, w: int, k: int, side: int, plies: int, jumping: int) -> lis
     return out
 
 
-def _man_captures(
-    b: int, w: int, k: int, side: int, plies: int, empty: int, first: int, second: int, go: int
-) -> list[tuple]:
-    """Children when only men can capture: ``first`` and ``second`` are the men that can jump
-    in the side's first and second direction, ``go`` the squares a man can jump on from."""
-    jfirst, jsecond = _JUMPS[side]
-    promo = PROMO[side]
-    out: list[tuple] = []
-    s = first | second
-    while s:
-        f = s & -s
-        s ^= f
-        if f & first:
-            jumps = (jfirst[f], jsecond[f]) if f & second else (jfirst[f],)
-        else:
-            jumps = (jsecond[f],)
-        for move, over, land, nsq, step in jumps:
-            if land & go:  # lands where it can jump again: follow every path
-                paths: list = []
-                opp = (w if side == 0 else b) ^ over
-                table = MAN_JUMPS[side]
-                jump_paths(nsq, opp, empty, table, promo, (f.bit_length() - 1, nsq), over, paths)
-                out += _from_paths(b, w, k, side, plies, f, paths)
-                continue
-            nk = k & ~over if k else 0
-            if land & promo:
-                nk |= land
-            if side == 0:
-                out.append((move, (b ^ step, w ^ over, nk, 1, plies, 0, ())))
-            else:
-                out.append((move, (b ^ over, w ^ step, nk, 0, plies, 0, ())))
-    return out
-
-
 def children(rules: Any, state: tuple) -> list[tuple]:
     """Every legal move with the state after it (``[]`` when a draw rule has ended the game).
 
     ``rules`` is the ``Draughts`` object (this function is its ``children`` method). One long
-    function with the loops written out per side and per kind of piece (locals only, few
-    helper calls per child): this is the hot path of every search, self-play game and perft
-    through ``Game.children``. A man's move and a capture reset ``quiet`` and the history to
-    the new position's key; a king's simple move counts on and appends its key.
+    function with the loops written out per side and per kind of piece, men's captures
+    included (locals only, few helper calls per child): this is the hot path of every search,
+    self-play game and perft through ``Game.children``. A man's move and a capture reset
+    ``quiet`` and the history to the new position's key; a king's simple move counts on and
+    appends its key.
     """
     b, w, k, side, plies, quiet, history = state
     if (
@@ -190,18 +157,54 @@ def children(rules: Any, state: tuple) -> list[tuple]:
         return []  # drawn (``Draughts.drawn``, inlined)
     empty = BOARD ^ (b | w)
     plies += 1
-    out: list[tuple] = []
-    app = out.append
     if side == 0:
-        promo = PROMO[0]
         kings = b & k
         j4 = (w >> 4) & (empty >> 8)  # squares a Black man can jump from, by direction
         j5 = (w >> 5) & (empty >> 10)
         if kings and kings & (j4 | j5 | (w << 4) & (empty << 8) | (w << 5) & (empty << 10)):
             jumping = b & (j4 | j5) | kings & ((w << 4) & (empty << 8) | (w << 5) & (empty << 10))
             return captures(b, w, k, 0, plies, jumping)
-        if b & (j4 | j5):
-            return _man_captures(b, w, k, 0, plies, empty, b & j4, b & j5, (j4 | j5) & ~promo)
+        first, second = b & j4, b & j5  # the men that can jump in Black's first direction, ...
+    else:
+        kings = w & k
+        j4 = (b << 4) & (empty << 8)  # squares a White man can jump from, by direction
+        j5 = (b << 5) & (empty << 10)
+        if kings and kings & (j4 | j5 | (b >> 4) & (empty >> 8) | (b >> 5) & (empty >> 10)):
+            jumping = w & (j4 | j5) | kings & ((b >> 4) & (empty >> 8) | (b >> 5) & (empty >> 10))
+            return captures(b, w, k, 1, plies, jumping)
+        first, second = w & j5, w & j4  # ... and in White's (``_JUMPS`` order)
+    out: list[tuple] = []
+    jumpers = first | second
+    if jumpers:  # only men can capture: by jumping man, then by direction
+        promo = PROMO[side]
+        go = (j4 | j5) & ~promo  # the squares a man can jump on from
+        jfirst, jsecond = _JUMPS[side]
+        while jumpers:
+            f = jumpers & -jumpers
+            jumpers ^= f
+            if f & first:
+                jumps = (jfirst[f], jsecond[f]) if f & second else (jfirst[f],)
+            else:
+                jumps = (jsecond[f],)
+            for move, over, land, nsq, step in jumps:
+                if land & go:  # lands where it can jump again: follow every path
+                    paths: list = []
+                    opp = (w if side == 0 else b) ^ over
+                    path = (f.bit_length() - 1, nsq)
+                    jump_paths(nsq, opp, empty, MAN_JUMPS[side], promo, path, over, paths)
+                    out += _from_paths(b, w, k, side, plies, f, paths)
+                    continue
+                nk = k & ~over if k else 0
+                if land & promo:
+                    nk |= land
+                if side == 0:
+                    out.append((move, (b ^ step, w ^ over, nk, 1, plies, 0, ())))
+                else:
+                    out.append((move, (b ^ over, w ^ step, nk, 0, plies, 0, ())))
+        return out
+    app = out.append
+    if side == 0:
+        promo = PROMO[0]
         if not kings:  # men only: every move resets the counters
             for shift, table, memo in _UP:
                 t = (b << shift) & empty
@@ -235,14 +238,6 @@ def children(rules: Any, state: tuple) -> list[tuple]:
                 app((move, (b ^ step, w, k ^ step, 1, plies, quiet, grown)))
         return out
     promo = PROMO[1]
-    kings = w & k
-    j4 = (b << 4) & (empty << 8)  # squares a White man can jump from, by direction
-    j5 = (b << 5) & (empty << 10)
-    if kings and kings & (j4 | j5 | (b >> 4) & (empty >> 8) | (b >> 5) & (empty >> 10)):
-        jumping = w & (j4 | j5) | kings & ((b >> 4) & (empty >> 8) | (b >> 5) & (empty >> 10))
-        return captures(b, w, k, 1, plies, jumping)
-    if w & (j4 | j5):
-        return _man_captures(b, w, k, 1, plies, empty, w & j5, w & j4, (j4 | j5) & ~promo)
     if not kings:
         for shift, table, memo in _DOWN:
             t = (w >> shift) & empty

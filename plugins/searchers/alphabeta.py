@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 import attrs
@@ -65,6 +66,7 @@ CLOCK_EVERY = 64
 TT_LIMIT = 2_000_000
 
 Kids = Sequence[tuple[Move, State]]
+_first = itemgetter(0)  # the move of a (move, successor) pair
 
 
 class _Stop(Exception):
@@ -220,22 +222,33 @@ class _Engine:
 
 
 def _order(kids: Kids, hint: Any, killers: list[Any]) -> Kids:
-    """The table's move, then the two killers of this ply, first (each if legal here)."""
+    """The table's move, then the two killers of this ply, first (each if legal here).
+
+    By positions in the list of moves: a copy with one successor moved to the front, or the
+    chosen ones and then the rest (measured faster than testing every move against them).
+    """
     k0, k1 = killers
-    moves = [m for m, _ in kids]
-    first = []
+    moves = [*map(_first, kids)]
+    at = []
     if hint is not None and hint in moves:
-        first.append(hint)
+        at.append(moves.index(hint))
     if k0 is not None and k0 != hint and k0 in moves:
-        first.append(k0)
+        at.append(moves.index(k0))
     if k1 is not None and k1 != hint and k1 in moves:
-        first.append(k1)
-    if not first:
+        at.append(moves.index(k1))
+    if not at:
         return kids
-    if len(first) == 1:
-        i = moves.index(first[0])
-        return [kids[i], *kids[:i], *kids[i + 1 :]] if i else kids
-    return [kids[moves.index(m)] for m in first] + [kid for kid in kids if kid[0] not in first]
+    if len(at) == 1:
+        if not at[0]:
+            return kids
+        out = list(kids)
+        out.insert(0, out.pop(at[0]))
+        return out
+    rest = list(kids)
+    out = [rest[i] for i in at]
+    for i in sorted(at, reverse=True):
+        del rest[i]
+    return out + rest
 
 
 def _build(
@@ -260,6 +273,8 @@ def _build(
     alternate = game.turns_alternate
     null, quick = o.null, o.quick_wins
     evaluate: Any = None if evaluator is None else evaluator.evaluate
+    steps: Any = (None, None) if evaluator is None else evaluator.steps
+    leaf_encode, leaf_value = steps  # ``evaluate``'s two calls, made by ``lean`` itself
     evaluate_batch: Any = None if evaluator is None else evaluator.evaluate_batch
     batch = o.batch and not null
     xf, xc, E = o.extend_forced, o.extend_captures, o.extension
@@ -577,21 +592,24 @@ def _build(
         a = alpha
         nply = ply + 1
         if d == 1:  # every child is a leaf (counted as ``node`` counts them, PVS included)
-            seen = scored = 0
+            seen = ends = 0
             for m, child in kids:
                 seen += 1
                 if is_terminal(child):
-                    term = True
+                    ends += 1
                     v = -terminal(child, nply)
                 else:
-                    term = False
-                    scored += 1
-                    v = -evaluate(child)
-                if best_move is not None and beta - a > NULL_WINDOW and a + NULL_WINDOW <= v < beta:
-                    seen += 1
-                    if not term:
-                        scored += 1
+                    v = -leaf_value(leaf_encode(child))
                 if v > best:
+                    # PVS would search again only a value above ``a`` (so above ``best``)
+                    if (
+                        best_move is not None
+                        and beta - a > NULL_WINDOW
+                        and a + NULL_WINDOW <= v < beta
+                    ):
+                        seen += 1
+                        if is_terminal(child):
+                            ends += 1
                     best = v
                     best_move = m
                     if v > a:
@@ -600,7 +618,7 @@ def _build(
                         if a >= beta:
                             break
             leaves += seen
-            cut += scored
+            cut += seen - ends
         else:
             cd = d - 1
             for m, child in kids:

@@ -164,3 +164,23 @@ def test_linear_on_raw32_takes_the_pure_path_with_the_same_values(output):
     slow = [evaluator.model.value(evaluator.encoding.encode(s)) for s in states]
     assert np.allclose(fast, slow, rtol=0, atol=1e-12)
     assert len(set(fast)) > 10
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "material",  # encode_py and value_py
+        {"model": "mlp", "encoding": "raw32", "hidden": [10]},  # encode_py only
+        {"model": "mlp", "encoding": "samuel", "hidden": [10]},  # numpy only
+    ],
+    ids=["fast", "encode_py", "numpy"],
+)
+def test_steps_compose_to_evaluate_on_every_path(spec):
+    """Search leaves call ``Evaluator.steps`` themselves: the two calls are ``evaluate``."""
+    registry = get_registry()
+    game = registry.game("checkers")
+    evaluator = build_evaluator(registry, game, spec, seed=3)
+    encode, value = evaluator.steps
+    states = playout(game, 5)
+    assert [value(encode(s)) for s in states] == [evaluator.evaluate(s) for s in states]
+    assert len({evaluator.evaluate(s) for s in states}) > 3
