@@ -71,6 +71,11 @@ class PyMaterial:
     def evaluate_batch(self, states: Any) -> np.ndarray:
         return np.array([self.evaluate(s) for s in states])
 
+    @property
+    def steps(self) -> tuple[Any, Any]:
+        """``evaluate`` as ``Evaluator.steps``: (encode, value), here the function and float."""
+        return self.evaluate, float
+
 
 def numpy_path(evaluator: Evaluator) -> Evaluator:
     """The same evaluator without the encoding's ``encode_py``: single leaves through numpy."""
