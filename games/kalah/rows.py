@@ -73,6 +73,12 @@ class RowTables:
                         self.capture[e, [2 * m + 1, at, n + 3]] = (1, -1, -1)
                         self.won[e, [2 * m + 1, opposite, n + 2]] = (1, -1, -1)
                 self.delta[e] = row
+        #: the end of a game as a matrix (row times it): each side's pit total added to its
+        #: store, the pits and totals emptied, the turns and plies kept
+        self.sweep = np.zeros((n + 4, n + 4), dtype=np.int64)
+        self.sweep[
+            [m, 2 * m + 1, n, n + 1, n + 2, n + 3], [m, 2 * m + 1, n, n + 1, m, 2 * m + 1]
+        ] = 1
         self.turned = self.passes.astype(np.intp)  # the same, as a row offset's factor
         self._ranks: dict[int, np.ndarray] = {}
 
@@ -150,17 +156,11 @@ def row_children(
             flat[own.take(hit)] += rt.capture.take(entry, axis=0) + won[:, None] * rt.won.take(
                 entry, axis=0
             )
-    # a side without seeds ends the game: each side's seeds go to its own store
+    # a side without seeds ends the game: each side's seeds go to its own store (``sweep``)
     over = flat[:, n + 2] * flat[:, n + 3] == 0
     ended = over.nonzero()[0]
     if ended.size:
-        sub = flat.take(ended, axis=0)
-        sub[:, m] += sub[:, n + 2]
-        sub[:, 2 * m + 1] += sub[:, n + 3]
-        sub[:, :m] = 0
-        sub[:, m + 1 : 2 * m + 1] = 0
-        sub[:, n + 2 :] = 0
-        flat[ended] = sub
+        flat[ended] = flat.take(ended, axis=0).dot(rt.sweep)
     legal = sowing > rt.base
     return kids, legal, over.reshape(legal.shape), rt.passes.take(sowing)
 

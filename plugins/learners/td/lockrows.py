@@ -30,10 +30,14 @@ if TYPE_CHECKING:
     from mindgames.plugins.learners.td.learner import TDLearner
 
 
+#: start positions whose rows a lockstep run keeps (random plies make many)
+_STARTS_KEPT = 4096
+
+
 class _Games:
     """The Python side of the games in play, one entry per row: reward, first step."""
 
-    __slots__ = ("begun", "finals", "lengths", "reward", "started")
+    __slots__ = ("begun", "finals", "lengths", "reward", "rows", "started")
 
     def __init__(self) -> None:
         self.reward: list[Reward] = []
@@ -41,6 +45,16 @@ class _Games:
         self.started = 0
         self.finals: list[State] = []
         self.lengths: list[int] = []
+        #: start positions' rows and encodings, by state (at most ``_STARTS_KEPT``)
+        self.rows: dict[State, tuple[np.ndarray, np.ndarray]] = {}
+
+    def row_of(self, state: State, game: Any, encode_rows: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The row of a start position and its encoding, kept for the next time."""
+        row = game.state_rows([state])
+        made = (row[0], encode_rows(row)[0])
+        if len(self.rows) < _STARTS_KEPT:
+            self.rows[state] = made
+        return made
 
 
 def play_lockstep_rows(
@@ -94,12 +108,12 @@ def play_lockstep_rows(
             begun += [step] * count
             at.started += count
             cut = min(begun) + max_plies
-            new = rows_game.state_rows(starting)
-            if len(board):
-                board[-count:] = new
-                xs[-count:] = encode_rows(new)
+            if len(board):  # (the rows of a start position are made once)
+                for k, state in enumerate(starting, len(reward) - count):
+                    board[k], xs[k] = at.rows.get(state) or at.row_of(state, rows_game, encode_rows)
             else:
-                board, xs = new, encode_rows(new)
+                board = rows_game.state_rows(starting)
+                xs = encode_rows(board)
         if not reward:
             break
         # the TD step of every game, as ``play_lockstep``
@@ -109,7 +123,7 @@ def play_lockstep_rows(
             values, grads = known[0], known[2](known[1])
             if count:
                 values[-count:], grads[-count:] = batch_grad(xs[-count:])
-        deltas = gamma * same * values - prev
+        deltas = (same if gamma == 1.0 else gamma * same) * values - prev
         decay = gl * same
         if count:  # games just started: no TD error yet, their traces start at the gradient
             deltas[-count:] = 0.0
@@ -173,10 +187,11 @@ def play_lockstep_rows(
             if learned:
                 known = None  # the weights changed: the next values are made anew
             if rows != list(range(games)):  # the games under way first, then those starting
-                board, xs, traces = board[rows], xs[rows], traces[rows]
-                prev, same = prev[rows], same[rows]
+                index = np.array(rows, dtype=np.intp)
+                board, xs = board.take(index, axis=0), xs.take(index, axis=0)
+                traces, prev, same = traces.take(index, axis=0), prev.take(index), same.take(index)
                 if known is not None:
-                    known = (known[0][rows], known[1][rows], known[2])
+                    known = (known[0].take(index), known[1].take(index), known[2])
     return at.finals, at.lengths
 
 
