@@ -6,7 +6,8 @@ the order of ``engine.legal_paths`` (the rules' ``legal_moves`` order) with exac
 
 * Simple moves set-wise, by shift direction and then by target square. The targets of one
   direction are one mask; the ``(move, from | to mask)`` pairs of a mask are remembered (a few
-  thousand masks recur in any search), so a move costs one xor and its state tuple.
+  thousand masks recur in any search), so a move costs one xor and its state tuple. When only
+  men move and none crowns, the pairs of both directions are remembered together.
 * Captures of men set-wise from per-direction jump tables keyed by the jumper's mask, in
   ``engine.capture_paths`` order (by jumping piece, then by direction), a depth-first search only
   where a man lands where it can jump again; when a king can capture, every capture goes through
@@ -39,6 +40,9 @@ _UP: tuple[tuple[int, dict, dict[int, Pairs]], ...] = ((4, _table(4), {}), (5, _
 _DOWN: tuple[tuple[int, dict, dict[int, Pairs]], ...] = ((4, _table(-4), {}), (5, _table(-5), {}))
 #: the most target masks remembered per direction (then the memory starts again)
 MEMO_LIMIT = 1 << 15
+#: per side, the pairs of both directions of a men-only step (no crowning), keyed by the two
+#: target masks ``t4 | t5 << 35``: one look-up instead of one per direction
+_MEN: tuple[dict[int, Pairs], dict[int, Pairs]] = ({}, {})
 
 
 def _steps(table: dict[int, tuple[tuple[int, int], int]], memo: dict[int, Pairs], t: int) -> Pairs:
@@ -52,6 +56,22 @@ def _steps(table: dict[int, tuple[tuple[int, int], int]], memo: dict[int, Pairs]
     if len(memo) >= MEMO_LIMIT:
         memo.clear()
     memo[t] = out = tuple(pairs)
+    return out
+
+
+def _men_steps(side: int, t4: int, t5: int, key: int) -> Pairs:
+    """The pairs of the side's men stepping to ``t4`` then to ``t5``; remembered in ``_MEN``."""
+    (_, table4, memo4), (_, table5, memo5) = _UP if side == 0 else _DOWN
+    pairs4 = memo4.get(t4)
+    pairs5 = memo5.get(t5)
+    if pairs4 is None:
+        pairs4 = _steps(table4, memo4, t4)
+    if pairs5 is None:
+        pairs5 = _steps(table5, memo5, t5)
+    memo = _MEN[side]
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = out = pairs4 + pairs5
     return out
 
 
@@ -206,6 +226,14 @@ def children(rules: Any, state: tuple) -> list[tuple]:
     if side == 0:
         promo = PROMO[0]
         if not kings:  # men only: every move resets the counters
+            t4 = (b << 4) & empty
+            t5 = (b << 5) & empty
+            if not (t4 | t5) & promo:  # no man crowns: both directions' pairs in one look-up
+                key = t4 | t5 << 35
+                pairs = _MEN[0].get(key)
+                for move, step in _men_steps(0, t4, t5, key) if pairs is None else pairs:
+                    app((move, (b ^ step, w, k, 1, plies, 0, ())))
+                return out
             for shift, table, memo in _UP:
                 t = (b << shift) & empty
                 crown = t & promo  # the highest squares: their moves come last
@@ -239,6 +267,14 @@ def children(rules: Any, state: tuple) -> list[tuple]:
         return out
     promo = PROMO[1]
     if not kings:
+        t4 = (w >> 4) & empty
+        t5 = (w >> 5) & empty
+        if not (t4 | t5) & promo:
+            key = t4 | t5 << 35
+            pairs = _MEN[1].get(key)
+            for move, step in _men_steps(1, t4, t5, key) if pairs is None else pairs:
+                app((move, (b, w ^ step, k, 0, plies, 0, ())))
+            return out
         for shift, table, memo in _DOWN:
             t = (w >> shift) & empty
             crown = t & promo  # the lowest squares: their moves come first
