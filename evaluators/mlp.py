@@ -273,10 +273,12 @@ class MLP(Model):
             ws, bs = self._slices[i]
             below = hs[i]
             # the outer products written in place: a view of the rows' weight columns (setting
-            # its shape raises rather than copy)
+            # its shape raises rather than copy). ``einsum`` makes the same products as
+            # ``np.multiply(delta[:, :, None], below[:, None, :])`` (a zero may lose its sign)
+            # a fifth faster: the broadcast multiply loops over rows of ``below``'s width
             block = grads[:, ws]
             block.shape = (n, delta.shape[1], below.shape[1])
-            np.multiply(delta[:, :, None], below[:, None, :], out=block)
+            np.einsum("gi,gj->gij", delta, below, out=block)
             grads[:, bs] = delta
             if i:
                 delta = delta.dot(self._layers[i][0]) * self._dact(below)
