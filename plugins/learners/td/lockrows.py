@@ -3,14 +3,17 @@ games, updates and random draws as ``selfplay.play_lockstep`` (tests/plugins/tes
 with every game's successors made, encoded and valued in a few numpy calls a ply.
 
 The rows are the games in ``play_lockstep``'s order (those under way in their order, then the
-games started, in the order the finished ones ended): the random draws walk the rows in order,
-and the sums over games add in that order, so the games and the weights are that driver's.
-When games end, one ``take`` per array moves the rows of the games under way first and reuses
-the finished games' rows, at the end, for the games that start.
+games started, in the order the finished ones ended): the random draws walk the rows in order
+and the sums over games add in that order, so the games are that driver's and the weights too,
+up to the rounding of the gradients (tests/plugins/test_td_lockrows.py). When games end, one
+``take`` per array moves the rows of the games under way first and reuses the finished games'
+rows, at the end, for the games that start. (Games kept in fixed rows would save those takes
+but add the TD step's sum in another order: that rounding grows, and within a hundred games
+another game is played.)
 
 Per ply and game, only the exploration draw stays in Python; the states become tuples only
 when a game ends (its reward and final state) or starts. Hot path: one function, longer than
-the house limit for that reason (the ends, a step in three or so, are a helper).
+the house limit for that reason (the ends, at two steps in five, are a helper).
 """
 
 from __future__ import annotations
