@@ -167,19 +167,21 @@ def test_linear_on_raw32_takes_the_pure_path_with_the_same_values(output):
 
 
 @pytest.mark.parametrize(
-    "spec",
+    ("spec", "fast", "has_encode_py"),
     [
-        "material",  # encode_py and value_py
-        {"model": "mlp", "encoding": "raw32", "hidden": [10]},  # encode_py only
-        {"model": "mlp", "encoding": "samuel", "hidden": [10]},  # numpy only
+        ("material", True, True),  # encode_py and value_py
+        ({"model": "mlp", "encoding": "raw32", "hidden": [10]}, False, True),  # encode_py only
+        ({"model": "mlp", "encoding": "samuel", "hidden": [10]}, False, False),  # numpy only
     ],
     ids=["fast", "encode_py", "numpy"],
 )
-def test_steps_compose_to_evaluate_on_every_path(spec):
+def test_steps_compose_to_evaluate_on_every_path(spec, fast, has_encode_py):
     """Search leaves call ``Evaluator.steps`` themselves: the two calls are ``evaluate``."""
     registry = get_registry()
     game = registry.game("checkers")
     evaluator = build_evaluator(registry, game, spec, seed=3)
+    # each case takes the path it is named after (else a path would go untested)
+    assert (evaluator.fast, evaluator.encoding.encode_py is not None) == (fast, has_encode_py)
     encode, value = evaluator.steps
     states = playout(game, 5)
     assert [value(encode(s)) for s in states] == [evaluator.evaluate(s) for s in states]
