@@ -3,7 +3,7 @@
 The board has ``2m + 2`` fields in sowing (counter-clockwise) order: South's pits 0..m-1,
 South's store m, North's pits m+1..2m, North's store 2m+1. Field ``k`` holds its seed count in
 bits ``k*B .. k*B+B-1``. A sowing of ``s`` seeds from field ``f`` is one precomputed addition,
-``DELTA[f][s]``, and lands on the precomputed ``LAST[f][s]``.
+``Tables.delta[f][s]``, and lands on the precomputed ``Tables.last[f][s]``.
 """
 
 from __future__ import annotations
