@@ -119,8 +119,9 @@ def _heatmap(ax: Any, panel: Panel) -> None:
         for c in range(n):
             if panel.cells[r][c]:
                 score = data[r, c]
-                ax.text(c, r, f"{panel.cells[r][c]}\n{score:.2f}", ha="center", va="center",
-                        fontsize=7)
+                ax.text(
+                    c, r, f"{panel.cells[r][c]}\n{score:.2f}", ha="center", va="center", fontsize=7
+                )
     ax.set_xlabel(panel.xlabel)
     ax.set_ylabel(panel.ylabel)
 

@@ -35,8 +35,19 @@ REPORT = "report.json"
 X_KEYS = ("generation", "games", "epoch", "phase")
 #: bookkeeping columns that are never drawn as series (counts, times, events, ranges)
 SKIP = frozenset(
-    {*X_KEYS, "seconds", "elapsed", "start_seconds", "best_epoch", "cloned", "clones", "kept",
-     "stage", "stage_generation", "plies"}
+    {
+        *X_KEYS,
+        "seconds",
+        "elapsed",
+        "start_seconds",
+        "best_epoch",
+        "cloned",
+        "clones",
+        "kept",
+        "stage",
+        "stage_generation",
+        "plies",
+    }
 )
 
 
@@ -88,8 +99,9 @@ GROUPS: tuple[tuple[str, str, Callable[[str], bool]], ...] = (
     (
         "schedule",
         "value",
-        lambda k: k in {"lambda", "epsilon", "temperature", "alpha", "king"}
-        or k.startswith("sigma"),
+        lambda k: (
+            k in {"lambda", "epsilon", "temperature", "alpha", "king"} or k.startswith("sigma")
+        ),
     ),
     ("other", "value", lambda k: True),
 )

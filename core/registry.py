@@ -123,9 +123,7 @@ class Registry:
             problem = _record_problem(record, record_type, hook)
             if problem:
                 if self.strict:
-                    raise PluginError(
-                        f"plugin {source.name!r} ({source.distribution}): {problem}"
-                    )
+                    raise PluginError(f"plugin {source.name!r} ({source.distribution}): {problem}")
                 self.host.fail(source, problem, f"its {hook} hook")
                 continue
             k = key(record)

@@ -147,9 +147,7 @@ def solve_moves(game: Game, state: State) -> dict[str, int]:
     return values
 
 
-def solve_task(
-    game_spec: str, position: str, registry: Registry | None = None
-) -> dict[str, int]:
+def solve_task(game_spec: str, position: str, registry: Registry | None = None) -> dict[str, int]:
     """Worker entry point: the move values of one position (pure: same input, same answer)."""
     reg = registry or get_registry()
     game = cached(reg, ("game", game_spec), lambda: reg.game(game_spec))

@@ -99,8 +99,6 @@ def curve(
     click.echo(table(lines))
 
 
-
-
 def _bound(text: str) -> int | None:
     """``--max-pieces``: a count, or ``none`` for no bound."""
     if text.strip().lower() == "none":

@@ -10,21 +10,47 @@ from mindgames.errors import MindgamesError
 
 
 @click.command()
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port to listen on (0: any free port; the address is printed).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind: this machine only unless you give another.")
-@click.option("--agent", "agent", metavar="SPEC",
-              help="The opponent's agent spec (default: alphabeta:depth=4,eval=material, or "
-              "random for a game without a material encoding); the page can change it.")
-@click.option("--replay", "replays", multiple=True, type=click.Path(exists=True),
-              help="Recorded games to offer for replay: a tournament directory, its "
-              "results.jsonl, or a game record file such as PDN (repeatable).")
-@click.option("--rules", metavar="GAME",
-              help="The game of --replay record files such as PDN (default: the first "
-              "installed game that reads the file).")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the agents' random choices (same game, same replies).")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (0: any free port; the address is printed).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind: this machine only unless you give another.",
+)
+@click.option(
+    "--agent",
+    "agent",
+    metavar="SPEC",
+    help="The opponent's agent spec (default: alphabeta:depth=4,eval=material, or "
+    "random for a game without a material encoding); the page can change it.",
+)
+@click.option(
+    "--replay",
+    "replays",
+    multiple=True,
+    type=click.Path(exists=True),
+    help="Recorded games to offer for replay: a tournament directory, its "
+    "results.jsonl, or a game record file such as PDN (repeatable).",
+)
+@click.option(
+    "--rules",
+    metavar="GAME",
+    help="The game of --replay record files such as PDN (default: the first "
+    "installed game that reads the file).",
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    help="Seed of the agents' random choices (same game, same replies).",
+)
 def serve(
     port: int, host: str, agent: str | None, replays: tuple[str, ...], rules: str | None, seed: int
 ) -> None:

@@ -111,7 +111,9 @@ def test_pdn_games_replay_with_their_rules_found(tmp_path):
     assert run("show", only, "--list").stdout.startswith("game 1: giveaway, ")
 
 
-THREE = PDN + """
+THREE = (
+    PDN
+    + """
 [Event "illegal"]
 [Result "*"]
 1. 11-15 22-18 2. 15-19 *
@@ -122,6 +124,7 @@ THREE = PDN + """
 [Result "*"]
 1. 9-13 22-18 *
 """
+)
 
 
 def test_game_n_is_the_nth_game_of_the_file_when_earlier_games_do_not_replay(tmp_path):

@@ -136,8 +136,10 @@ class DrawnTicTacToe(TicTacToe):
     def board(self, state):
         from mindgames.board import Board, Cell
 
-        cells = [Cell(self.key(i), i // 3, i % 3, piece=(c - 1 if c else None)) for i, c in
-                 enumerate(state[0])]
+        cells = [
+            Cell(self.key(i), i // 3, i % 3, piece=(c - 1 if c else None))
+            for i, c in enumerate(state[0])
+        ]
         return Board(3, 3, tuple(cells))
 
     def key(self, i):

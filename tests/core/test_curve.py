@@ -105,4 +105,3 @@ def test_other_settings_or_a_directory_without_models_are_one_line_errors(run_di
     unknown = mindgames("curve", str(run_dir), "--vs", "nosuch", "--out", str(out))
     one_line_error(unknown, "nosuch")  # the bad agent is named, not the settings of the file
     assert "other settings" not in unknown.stderr
-

@@ -32,8 +32,10 @@ def test_joined_encodings_keep_every_column_in_order():
     material = registry.encoding(game, "material")
     assert joined.name == "material+progress"
     assert joined.columns == (*material.columns, "plies")
-    states = [game.initial_state(), game.play(game.initial_state(), game.legal_moves(
-        game.initial_state())[0])]
+    states = [
+        game.initial_state(),
+        game.play(game.initial_state(), game.legal_moves(game.initial_state())[0]),
+    ]
     batch = joined.encode_batch(states)
     assert batch.shape == (2, material.width + 1)
     assert np.array_equal(batch[1], joined.encode(states[1]))

@@ -164,8 +164,9 @@ def test_a_bug_is_a_500_with_one_line_and_the_traceback_in_the_log(app, monkeypa
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=8,
 )
 bodies = st.fixed_dictionaries(

@@ -143,9 +143,7 @@ def test_every_encoding_sees_the_board_from_the_movers_side(pits, seeds, empty_c
 
 
 @settings(max_examples=25, deadline=None)
-@given(
-    st.integers(1, 16), st.integers(1, 32), st.integers(0, 2**32 - 1), st.integers(1, 40)
-)
+@given(st.integers(1, 16), st.integers(1, 32), st.integers(0, 2**32 - 1), st.integers(1, 40))
 def test_fields_batch_equals_fields_from_mover_both_ways(pits, seeds, seed, count):
     """Few states take the Python path, many the numpy unpacking: both give the fields."""
     game = Kalah(pits=pits, seeds=seeds)

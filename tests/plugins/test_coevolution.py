@@ -204,8 +204,12 @@ def test_snapshot_zero_is_a_parent_of_generation_zero(tmp_path):
     _, zero, _ = load_evaluator(tmp_path / "gen0" / "snapshots" / "000000000.npz", registry)
     saved = zero.model.get_params()
     # parent 0 starts as the evaluator's weights; parents 1.. as the run's generator drew them
-    start = build_evaluator(registry, registry.game("kalah:pits=3,seeds=2"),
-                            {"model": "mlp", "encoding": "kalah14"}, seed=1).model.get_params()
+    start = build_evaluator(
+        registry,
+        registry.game("kalah:pits=3,seeds=2"),
+        {"model": "mlp", "encoding": "kalah14"},
+        seed=1,
+    ).model.get_params()
     rows = [start, *initial.weights[1:]]
     assert any(np.array_equal(saved, row) for row in rows)
 
