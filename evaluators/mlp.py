@@ -272,12 +272,11 @@ class MLP(Model):
         for i in range(len(self._layers) - 1, -1, -1):
             ws, bs = self._slices[i]
             below = hs[i]
-            # the outer products written in place: a view of the rows' weight columns (setting
-            # its shape raises rather than copy). ``einsum`` makes the same products as
+            # the outer products written in place: a view of the rows' weight columns
+            # (``copy=False`` raises rather than copy). ``einsum`` makes the same products as
             # ``np.multiply(delta[:, :, None], below[:, None, :])`` (a zero may lose its sign)
             # a fifth faster: the broadcast multiply loops over rows of ``below``'s width
-            block = grads[:, ws]
-            block.shape = (n, delta.shape[1], below.shape[1])
+            block = grads[:, ws].reshape(n, delta.shape[1], below.shape[1], copy=False)
             np.einsum("gi,gj->gij", delta, below, out=block)
             grads[:, bs] = delta
             if i:
