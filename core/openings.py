@@ -68,23 +68,23 @@ class OpeningsConfig:
 
 
 def parse_openings(value: str | Mapping[str, Any] | None, *, where: str) -> OpeningsConfig:
-    """An OpeningsConfig from a spec (``random:plies=4``, ``book:name=acf-3move``) or a table."""
+    """An OpeningsConfig from a spec (``random:plies=4``, ``book:name=acf-3move``) or a table;
+    errors name ``where`` (nothing when empty: the caller's context names it)."""
     if value is None:
         return OpeningsConfig()
+    prefix = f"{where}: openings" if where else "openings"
     if isinstance(value, str):
         kind, options = parse_spec(value)
         table: dict[str, Any] = {"kind": kind, **options}
     else:
         table = dict(value)
-    config = structure(table, OpeningsConfig, where=f"{where}: openings")
+    config = structure(table, OpeningsConfig, where=prefix)
     if config.kind not in KINDS:
-        raise ConfigError(
-            f"{where}: openings: unknown kind {config.kind!r} (known: {', '.join(KINDS)})"
-        )
+        raise ConfigError(f"{prefix}: unknown kind {config.kind!r} (known: {', '.join(KINDS)})")
     if config.count is not None and config.count < 1:
-        raise ConfigError(f"{where}: openings: count must be at least 1, got {config.count}")
+        raise ConfigError(f"{prefix}: count must be at least 1, got {config.count}")
     if config.plies < 0:
-        raise ConfigError(f"{where}: openings: plies must not be negative, got {config.plies}")
+        raise ConfigError(f"{prefix}: plies must not be negative, got {config.plies}")
     return config
 
 

@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mindgames.agent import build_evaluator
-from mindgames.plugins.learners.coevolution import CoevolutionLearner, evolve
+from mindgames.openings import Opening
+from mindgames.plugins.learners.coevolution import CoevolutionLearner, evolve, games
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run, snapshots
 
@@ -70,7 +71,8 @@ def test_the_king_value_is_clipped_at_the_bounds():
 def test_a_win_scores_one_a_draw_nothing_and_a_loss_minus_two_for_both_players():
     points = evolve.Points()
     assert (points.of(1.0), points.of(0.5), points.of(0.0)) == (1.0, 0.0, -2.0)
-    scores = evolve.tally(3, [(0, 1), (1, 2), (2, 0)], [1.0, 0.5, 0.0], points)
+    games = [evolve.Pairing(0, 1), evolve.Pairing(1, 2), evolve.Pairing(2, 0)]
+    scores = evolve.tally(3, games, [1.0, 0.5, 0.0], points)
     # game 1: 0 beats 1; game 2: 1 and 2 draw; game 3: 2 loses to 0
     np.testing.assert_array_equal(scores, [2.0, -2.0, -2.0])
 
@@ -93,6 +95,51 @@ def test_opponents_are_drawn_from_the_others_only():
     for i in range(4):
         assert i not in opponents[i]
         assert set(opponents[i]) == set(range(4)) - {i}
+
+
+def test_the_published_schedule_draws_only_the_opponents():
+    drawn, scheduled = np.random.default_rng(4), np.random.default_rng(4)
+    opponents = evolve.draw_opponents(6, 5, drawn)
+    pairings = evolve.schedule(6, 5, 1, False, scheduled)
+    expected = [(i, int(j)) for i in range(6) for j in opponents[i]]
+    assert [(p.first, p.second) for p in pairings] == expected
+    assert {p.opening for p in pairings} == {0}
+    assert drawn.bit_generator.state == scheduled.bit_generator.state  # the stream goes on alike
+
+
+@given(st.integers(2, 8), st.integers(1, 6), st.integers(1, 200), st.integers(0, 2**32))
+def test_paired_meetings_swap_the_colours_from_one_opening(size, games, openings, seed):
+    pairings = evolve.schedule(size, games, openings, True, np.random.default_rng(seed))
+    assert len(pairings) == 2 * size * games
+    for there, back in zip(pairings[::2], pairings[1::2], strict=True):
+        assert (back.first, back.second) == (there.second, there.first)
+        assert back.opening == there.opening and 0 <= there.opening < openings
+        assert there.first != there.second
+    assert [p.first for p in pairings[::2]] == [i for i in range(size) for _ in range(games)]
+
+
+def test_openings_are_drawn_uniformly_for_each_meeting():
+    pairings = evolve.schedule(10, 20, 4, False, np.random.default_rng(2))
+    counts = np.bincount([p.opening for p in pairings], minlength=4)
+    assert counts.sum() == 200 and counts.min() > 30  # 50 expected each
+
+
+def test_a_game_starts_from_its_opening():
+    registry = get_registry()
+    game = registry.game("kalah:pits=3,seeds=2")
+    evaluator = build_evaluator(registry, game, {"model": "mlp", "encoding": "kalah14"}, seed=1)
+    model = evaluator.model
+    side = games.player(model.kind, model.config(), "kalah14", model.arrays())
+
+    def play(opening):
+        task = games.task(game.spec(), "alphabeta:depth=2", side, side, 1, 50, opening)
+        return games.play(task)
+
+    # South sows its last seed into its store; its row is empty, so the game ends: North
+    # sweeps 2 seeds (South wins 8-4) or 6 (North wins 8-4)
+    assert play(Opening("won", "0,0,1;7;1,0,0;2;S")) == {"score": 1.0, "plies": 1}
+    assert play(Opening("lost", "0,0,1;3;2,2,2;2;S")) == {"score": 0.0, "plies": 1}
+    assert play(games.START)["plies"] > 1
 
 
 def _learner(**options):
@@ -127,6 +174,35 @@ def test_same_seed_same_result_serial_or_in_a_process_pool(tmp_path):
     assert [row["generation"] for row in serial.history] == [1, 2]
     assert [row["games"] for row in serial.history] == [12, 24]
     assert all(row["sigma_min"] > 0 for row in serial.history)
+
+
+def test_paired_games_from_random_openings_count_twice_and_reproduce(tmp_path):
+    options = {"paired": True, "openings": "random:plies=2,count=4"}
+    serial = _train(tmp_path, "serial", _learner(**options))
+    pooled = _train(tmp_path, "pooled", _learner(workers=2, **options))
+    assert _stable(serial.history) == _stable(pooled.history)
+    assert [row["games"] for row in serial.history] == [24, 48]  # 6 players x 2 meetings x 2
+    firsts = [row["first_wins"] + row["draws"] + row["first_losses"] for row in serial.history]
+    assert firsts == [24, 24]
+    published = _train(tmp_path, "published", _learner())
+    assert _stable(published.history) != _stable(serial.history)
+
+
+@pytest.mark.parametrize(
+    ("openings", "message"),
+    [
+        ("book:name=acf-3move", "'coevolution': openings: game 'kalah' has no book 'acf-3move'"),
+        ("ballots", "'coevolution': openings: unknown kind 'ballots'"),
+    ],
+)
+def test_bad_openings_are_refused_before_any_game(tmp_path, openings, message):
+    config = tmp_path / "bad.toml"
+    config.write_text(TINY + f"openings = {openings!r}\n", encoding="utf-8")
+    out = cli.run("train", config, "--out", tmp_path / "run")
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert message in out.stderr
+    assert not (tmp_path / "run" / "history.jsonl").exists()
 
 
 def test_a_run_stopped_after_a_checkpoint_resumes_to_the_same_weights(tmp_path):
@@ -233,7 +309,8 @@ def test_the_checkers_example_runs_shrunk_with_the_published_net(tmp_path):
     )  # fmt: skip
     assert raw["eval"]["hidden"] == [91, 40, 10] and raw["eval"]["input_sum"] is True
     assert raw["learner"]["king_option"] == "king"
+    assert raw["learner"]["paired"] is True and raw["learner"]["openings"].startswith("book:")
     done = run(config, out=tmp_path / "cc")
-    assert [games for games, _ in snapshots(done.directory)] == [0, 4]
+    assert [games for games, _ in snapshots(done.directory)] == [0, 8]  # 4 players x 1 x 2
     (row,) = read_history(done.directory)
     assert row["mean_plies"] == 4 and 1.0 <= row["king"] <= 3.0

@@ -1,6 +1,7 @@
 """The evolutionary operators of co-evolution (Chellapilla and Fogel): self-adaptive Gaussian
-mutation of the weights, the king value's uniform step, opponents drawn at random, scoring by
-play and the choice of survivors. Pure functions of arrays and one random generator.
+mutation of the weights, the king value's uniform step, opponents (and openings) drawn at
+random, scoring by play and the choice of survivors. Pure functions of arrays and one random
+generator.
 
 Self-adaptive mutation of an individual with n weights w_i and step sizes sigma_i::
 
@@ -60,6 +61,35 @@ def draw_opponents(size: int, games: int, rng: np.random.Generator) -> np.ndarra
 
 
 @attrs.frozen
+class Pairing:
+    """One game of a generation: individuals ``first`` and ``second`` (first moves first) from
+    opening number ``opening``."""
+
+    first: int
+    second: int
+    opening: int = 0
+
+
+def schedule(
+    size: int, games: int, openings: int, paired: bool, rng: np.random.Generator
+) -> list[Pairing]:
+    """A generation's games: each individual meets ``games`` opponents drawn at random
+    (``draw_opponents``) as first player; with ``openings`` > 1 each meeting starts from one
+    drawn uniformly; ``paired``: each meeting is two games, the colours swapped. With one
+    opening and no pairing this draws exactly what ``draw_opponents`` draws (the published
+    scheme's stream)."""
+    opponents = draw_opponents(size, games, rng)
+    meetings = [(i, int(j)) for i in range(size) for j in opponents[i]]
+    starts = rng.integers(0, openings, len(meetings)) if openings > 1 else [0] * len(meetings)
+    out = []
+    for (i, j), start in zip(meetings, starts, strict=True):
+        out.append(Pairing(i, j, int(start)))
+        if paired:
+            out.append(Pairing(j, i, int(start)))
+    return out
+
+
+@attrs.frozen
 class Points:
     """What a win, a draw and a loss are worth (the published +1 / 0 / -2)."""
 
@@ -72,14 +102,12 @@ class Points:
         return self.win if result == 1.0 else self.loss if result == 0.0 else self.draw
 
 
-def tally(
-    size: int, pairings: list[tuple[int, int]], results: list[float], points: Points
-) -> np.ndarray:
+def tally(size: int, pairings: list[Pairing], results: list[float], points: Points) -> np.ndarray:
     """Scores of the population: each game's first and second player both earn their points."""
     scores = np.zeros(size)
-    for (first, second), result in zip(pairings, results, strict=True):
-        scores[first] += points.of(result)
-        scores[second] += points.of(1.0 - result)
+    for pairing, result in zip(pairings, results, strict=True):
+        scores[pairing.first] += points.of(result)
+        scores[pairing.second] += points.of(1.0 - result)
     return scores
 
 

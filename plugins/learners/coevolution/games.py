@@ -16,6 +16,9 @@ from mindgames.openings import Opening
 from mindgames.registry import Registry, get_registry
 from mindgames.spec import parse_spec
 
+#: the game's initial position, where the published games start
+START = Opening("start")
+
 
 def player(kind: str, config: Mapping[str, Any], encoding: str, arrays: Mapping[str, Any]) -> dict:
     """One side of a task: the model kind, config and arrays, and the encoding spec."""
@@ -23,9 +26,15 @@ def player(kind: str, config: Mapping[str, Any], encoding: str, arrays: Mapping[
 
 
 def task(
-    game: str, searcher: str, first: dict, second: dict, seed: int, max_plies: int
+    game: str,
+    searcher: str,
+    first: dict,
+    second: dict,
+    seed: int,
+    max_plies: int,
+    opening: Opening = START,
 ) -> dict[str, Any]:
-    """A game between two players (``player``) as plain data."""
+    """A game between two players (``player``) from ``opening``, as plain data."""
     return {
         "game": game,
         "searcher": searcher,
@@ -33,6 +42,7 @@ def task(
         "second": second,
         "seed": int(seed),
         "max_plies": int(max_plies),
+        "opening": opening.as_dict(),
     }
 
 
@@ -60,7 +70,7 @@ def play(task: Mapping[str, Any], registry: Registry | None = None) -> dict[str,
     first = Agent("first", searcher, _evaluator(reg, game, task["first"]))
     second = Agent("second", searcher, _evaluator(reg, game, task["second"]))
     spec = GameTask(
-        0, task["game"], "first", "second", None, None, Opening("initial"), 0, 0,
+        0, task["game"], "first", "second", None, None, Opening.from_dict(task["opening"]), 0, 0,
         task["seed"], task["max_plies"],
     )  # fmt: skip
     record = play_game(game, first, second, spec)

@@ -26,6 +26,7 @@ from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.match import game_seed
 from mindgames.model import PARAMETRIC, Evaluator, as_parametric
+from mindgames.openings import Opening, make_openings, parse_openings
 from mindgames.plugins.learners.coevolution import evolve, games
 from mindgames.plugins.learners.coevolution.checkpoint import (
     CHECKPOINT,
@@ -44,7 +45,8 @@ class CoevolutionLearner(Learner):
     name: ClassVar[str] = "coevolution"
     needs: ClassVar[frozenset[str]] = frozenset({PARAMETRIC})
 
-    #: generations to run; parents (mu) per generation; games each individual plays first
+    #: generations to run; parents (mu) per generation; meetings each individual opens as first
+    #: player against an opponent drawn at random (a game each; two when ``paired``)
     generations: int = attrs.field(default=10, validator=v.gt(0))
     parents: int = attrs.field(default=15, validator=v.ge(1))
     games: int = attrs.field(default=5, validator=v.gt(0))
@@ -56,6 +58,13 @@ class CoevolutionLearner(Learner):
     search: str = "alphabeta:depth=4,extend_forced=true,extend_captures=true"
     #: games longer than this are draws
     max_plies: int = attrs.field(default=200, validator=v.gt(0))
+    #: where games start: "start" (the initial position, as published) or openings as
+    #: ``match --openings`` takes them (``book:name=acf-3move``, ``random:plies=2``), one
+    #: drawn at random for each meeting
+    openings: str = "start"
+    #: each meeting is two games from its opening, colours swapped (not published: the
+    #: opening's and the first move's luck cancel within a pair)
+    paired: bool = False
     #: initial step size of every weight; uniform range of the initial weights of parents 1..
     sigma: float = attrs.field(default=0.05, validator=v.gt(0.0))
     init: tuple[float, float] = attrs.field(default=(-0.2, 0.2), validator=evolve.ordered_pair)
@@ -78,6 +87,7 @@ class CoevolutionLearner(Learner):
         name, _ = parse_spec(self.search)
         if not name:
             raise ValueError(f"search: expected a searcher spec, got {self.search!r}")
+        parse_openings(self.openings, where="")
 
     # --- training --------------------------------------------------------------------------
     def planned(self) -> tuple[str, int]:
@@ -95,6 +105,7 @@ class CoevolutionLearner(Learner):
     ) -> TrainingResult:
         """Run ``generations`` generations, checkpointing into ``workdir``; the best survivor."""
         self._check(game, evaluator)
+        starts = self._openings(game, rng)
         path = Path(workdir) / CHECKPOINT
         model = as_parametric(evaluator.model)
         if resume and path.exists():
@@ -107,7 +118,7 @@ class CoevolutionLearner(Learner):
             while done < self.generations:
                 begin = time.perf_counter()
                 population, row, elder = self._generation(
-                    game, evaluator, population, rng, executor
+                    game, evaluator, population, starts, rng, executor
                 )
                 if done == 0:  # generation 0's best, as its games ranked it: the curve's start
                     first = self.individual(game, evaluator, elder, 0)
@@ -115,7 +126,7 @@ class CoevolutionLearner(Learner):
                 done += 1
                 seconds = time.perf_counter() - begin
                 elapsed += seconds
-                games_played = done * 2 * self.parents * self.games
+                games_played = done * 2 * self.parents * self.games * (2 if self.paired else 1)
                 row = {"generation": done, "games": games_played, **row}
                 row.update({"seconds": round(seconds, 4), "elapsed": round(elapsed, 3)})
                 history.append(row)
@@ -143,6 +154,13 @@ class CoevolutionLearner(Learner):
                 )
             registry.encoding(game, self.encoding_spec(evaluator, self.king_start))
 
+    def _openings(self, game: Game, rng: np.random.Generator) -> list[Opening]:
+        """The openings games start from; a random kind draws its seed from ``rng`` (the
+        published start draws nothing, so its runs keep their stream)."""
+        config = parse_openings(self.openings, where="")
+        seed = int(rng.integers(2**62)) if config.kind == "random" else 0
+        return make_openings(game, config, seed)
+
     def _initial(self, first: np.ndarray, rng: np.random.Generator) -> Population:
         """Parent 0 has the evaluator's weights, the others uniform ones in ``init``."""
         weights = np.vstack([first, rng.uniform(*self.init, (self.parents - 1, first.size))])
@@ -150,8 +168,8 @@ class CoevolutionLearner(Learner):
         return Population(weights, sigmas, np.full(self.parents, float(self.king_start)))
 
     def _generation(
-        self, game: Game, evaluator: Evaluator, parents: Population, rng: np.random.Generator,
-        executor: Any,
+        self, game: Game, evaluator: Evaluator, parents: Population, starts: list[Opening],
+        rng: np.random.Generator, executor: Any,
     ) -> tuple[Population, dict[str, Any], Population]:  # fmt: skip
         """Offspring, games, scores, survivors: the next parents, the history row's stats and
         the best of the parents (the generation before, ranked by these games)."""
@@ -168,14 +186,13 @@ class CoevolutionLearner(Learner):
             np.concatenate([parents.kings, kings]),
         )
         size = 2 * self.parents
-        opponents = evolve.draw_opponents(size, self.games, rng)
-        pairings = [(i, int(j)) for i in range(size) for j in opponents[i]]
+        pairings = evolve.schedule(size, self.games, len(starts), self.paired, rng)
         master = int(rng.integers(2**62))
         sides = [self._side(evaluator, everyone, i) for i in range(size)]
         tasks = [
-            games.task(game.spec(), self.search, sides[i], sides[j], game_seed(master, n),
-                       self.max_plies)
-            for n, (i, j) in enumerate(pairings)
+            games.task(game.spec(), self.search, sides[p.first], sides[p.second],
+                       game_seed(master, n), self.max_plies, starts[p.opening])
+            for n, p in enumerate(pairings)
         ]  # fmt: skip
         results = [f.result() for f in [executor.submit(games.play, t) for t in tasks]]
         points = evolve.Points(self.win, self.draw, self.loss)
