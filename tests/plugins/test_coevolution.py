@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mindgames.agent import build_evaluator
+from mindgames.errors import ConfigError
 from mindgames.openings import Opening
 from mindgames.plugins.learners.coevolution import CoevolutionLearner, evolve, games
 from mindgames.registry import get_registry
@@ -221,6 +222,30 @@ def test_a_run_stopped_after_a_checkpoint_resumes_to_the_same_weights(tmp_path):
     assert _stable(whole.history) == _stable(resumed.history)
 
 
+def test_a_checkpoint_written_before_an_option_existed_resumes_with_its_default(tmp_path):
+    from mindgames.files import read_npz, write_npz
+
+    whole = _train(tmp_path, "whole", _learner(generations=3))
+
+    def stop(row):  # a row is reported before its checkpoint
+        if row["generation"] == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _train(tmp_path, "old", _learner(generations=3), progress=stop)
+    path = tmp_path / "old" / "checkpoint.npz"
+    meta, arrays = read_npz(path, "checkpoint")
+    for added in ("openings", "paired"):  # options added after version 1 was first written
+        del meta["options"][added]
+    write_npz(path, meta, arrays)
+    resumed = _train(tmp_path, "old", _learner(generations=3), resume=True)
+    assert _stable(resumed.history) == _stable(whole.history)
+    meta["options"]["games"] = 3  # an option that differs is still refused
+    write_npz(path, meta, arrays)
+    with pytest.raises(ConfigError, match="other coevolution options"):
+        _train(tmp_path, "old", _learner(generations=3), resume=True)
+
+
 def test_the_king_value_evolves_into_the_encoding_of_the_best(tmp_path):
     registry = get_registry()
     game = registry.game("checkers")
@@ -237,8 +262,6 @@ def test_the_king_value_evolves_into_the_encoding_of_the_best(tmp_path):
 
 
 def test_an_encoding_without_the_evolving_option_is_refused_before_any_game(tmp_path):
-    from mindgames import ConfigError
-
     with pytest.raises(ConfigError, match="king"):
         _train(tmp_path, "bad", _learner(king_option="king"))
     assert not (tmp_path / "bad" / "checkpoint.npz").exists()

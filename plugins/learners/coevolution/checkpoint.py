@@ -60,7 +60,7 @@ def load_checkpoint(
     meta, arrays = read_npz(path, "co-evolution checkpoint")
     if meta.get("format") != FORMAT or meta.get("version") != VERSION:
         raise MindgamesError(f"{path}: not a co-evolution checkpoint of version {VERSION}")
-    if meta["options"] != json.loads(json.dumps(unstructure(options))):
+    if _as_written(meta["options"], options) != json.loads(json.dumps(unstructure(options))):
         raise ConfigError(f"{path}: written with other coevolution options; cannot resume")
     rng.bit_generator.state = meta["rng"]
     population = Population(
@@ -69,3 +69,15 @@ def load_checkpoint(
         arrays["kings"].astype(float),
     )
     return population, meta
+
+
+def _as_written(saved: Any, options: Any) -> Any:
+    """The saved options, with the defaults of options added since (a checkpoint of an older
+    version resumes when it ran with what the new options default to)."""
+    if not isinstance(saved, dict):
+        return saved
+    fields = attrs.fields(type(options))
+    missing = {
+        f.name: f.default for f in fields if f.name not in saved and f.default is not attrs.NOTHING
+    }
+    return {**json.loads(json.dumps(unstructure(missing))), **saved}
