@@ -6,7 +6,11 @@ Pure functions on plain numbers, so they are checked against hand-computed value
   for each side), on the logistic Elo scale ``P(i beats j) = 1 / (1 + 10^((r_j - r_i)/400))``.
   It is anchored on a named agent (rated 0) or on the mean (ratings sum to 0). The 95% interval
   is the Wald interval from the inverse Fisher information at the optimum (with the mean anchor,
-  its pseudo-inverse, the covariance of the centred ratings).
+  its pseudo-inverse, the covariance of the centred ratings), scaled by the games' dispersion:
+  the model treats a game's score as a win or a loss, whose variance p(1 - p) a draw lowers, so
+  the covariance is multiplied by sum (score - p)^2 / sum p(1 - p) over the games (Pearson's
+  quasi-likelihood factor). For two agents this is the interval from the games' observed
+  variance that cutechess reports; without draws it changes nothing.
 * When some agent is never beaten (or never scores) the maximum does not exist; the fit then
   adds one virtual draw to every pair that met and says so (``regularised``).
 * **LOS** (likelihood of superiority) is ``Phi((w - l) / sqrt(w + l))`` from wins and losses.
@@ -108,8 +112,10 @@ def fit_elo(
     n = len(names)
     score = np.zeros((n, n))  # score[i, j]: points of i against j (draw = 1/2)
     games = np.zeros((n, n))
+    outcomes = []  # (i, j, wins of i, draws, losses of i)
     for (a, b), (won, drawn, lost) in results.items():
         i, j = index[a], index[b]
+        outcomes.append((i, j, won, drawn, lost))
         score[i, j] += won + 0.5 * drawn
         score[j, i] += lost + 0.5 * drawn
         games[i, j] += won + drawn + lost
@@ -136,6 +142,8 @@ def fit_elo(
     w = games * p * p.T
     info = np.diag(w.sum(axis=1)) - w
     cov = _covariance(info, keep, anchor is None)
+    if not regularised:  # virtual draws would make the dispersion of a one-sided record small
+        cov = cov * _dispersion(p, outcomes)
     sd = np.sqrt(np.clip(np.diag(cov), 0.0, None)) * ELO_PER_NAT
     elo = r * ELO_PER_NAT
     return EloFit(
@@ -146,6 +154,17 @@ def fit_elo(
         anchor,
         regularised,
     )
+
+
+def _dispersion(p: np.ndarray, outcomes: Sequence[tuple[int, int, float, float, float]]) -> float:
+    """Pearson's factor: the games' squared residuals over their variance as wins and losses
+    (1 without draws between two agents, less with draws)."""
+    residual = variance = 0.0
+    for i, j, won, drawn, lost in outcomes:
+        q = p[i, j]
+        residual += won * (1.0 - q) ** 2 + drawn * (0.5 - q) ** 2 + lost * q**2
+        variance += (won + drawn + lost) * q * (1.0 - q)
+    return residual / variance if variance > 0 else 1.0
 
 
 def _solve(info: np.ndarray, grad: np.ndarray, keep: np.ndarray) -> np.ndarray:

@@ -26,9 +26,13 @@ def test_two_agents_anchored_on_one():
     fit = fit_elo(["A", "B"], {("A", "B"): (6, 2, 2)}, anchor="B")
     assert fit.elo[0] == pytest.approx(147.1907, abs=1e-3)
     assert fit.elo[1] == 0.0 and fit.low[1] == 0.0 and fit.high[1] == 0.0
-    # Fisher information n p (1 - p) = 10 * 0.21 = 2.1: half width 1.96 K / sqrt(2.1)
-    half = 1.959964 * K / math.sqrt(2.1)
-    assert half == pytest.approx(234.95, abs=0.01)
+    # Fisher information n p (1 - p) = 10 * 0.21 = 2.1, times the dispersion: the squared
+    # residuals 6 * 0.3^2 + 2 * 0.2^2 + 2 * 0.7^2 = 1.6 over 2.1; half width 1.96 K sqrt(1.6) / 2.1
+    half = 1.959964 * K * math.sqrt(1.6) / 2.1
+    assert half == pytest.approx(205.08, abs=0.01)
+    # the same as from the observed variance of a game's score (0.65 - 0.7^2 = 0.16), through
+    # the slope of the Elo curve at 0.7 (cutechess's interval, to first order)
+    assert half == pytest.approx(1.959964 * math.sqrt(0.16 / 10) * K / 0.21)
     assert fit.low[0] == pytest.approx(147.1907 - half, abs=1e-3)
     assert fit.high[0] == pytest.approx(147.1907 + half, abs=1e-3)
     assert not fit.regularised
@@ -38,9 +42,31 @@ def test_two_agents_anchored_on_the_mean():
     fit = fit_elo(["A", "B"], {("B", "A"): (2, 2, 6)})  # same games, seen from B
     assert fit.elo[0] == pytest.approx(73.5954, abs=1e-3)
     assert fit.elo[1] == pytest.approx(-73.5954, abs=1e-3)
-    # centred ratings: var(r_A) = pinv([[2.1, -2.1], [-2.1, 2.1]])[0, 0] = 1 / 8.4
-    half = 1.959964 * K / math.sqrt(8.4)
+    # centred ratings: var(r_A) = pinv([[2.1, -2.1], [-2.1, 2.1]])[0, 0] = 1 / 8.4, times the
+    # dispersion 1.6 / 2.1
+    half = 1.959964 * K * math.sqrt(1.6 / 2.1 / 8.4)
     assert fit.high[0] - fit.elo[0] == pytest.approx(half, abs=1e-3)
+
+
+def test_without_draws_two_agents_get_the_binomial_interval():
+    fit = fit_elo(["A", "B"], {("A", "B"): (7, 0, 3)}, anchor="B")
+    half = 1.959964 * K / math.sqrt(10 * 0.7 * 0.3)  # dispersion 1: a game is a win or a loss
+    assert fit.high[0] - fit.elo[0] == pytest.approx(half, abs=1e-3)
+
+
+@pytest.mark.parametrize("draw_rate", [0.0, 0.4, 0.75])
+def test_the_interval_covers_the_true_elo_95_times_in_100(draw_rate):
+    # 2,000 seeded matches of 200 games between equal agents: the 95% interval of A (anchored
+    # on B) holds 0 in about 95% of them, with few or many draws (without the dispersion
+    # factor: 98.6% at 40% draws, all 2,000 at 75%, where the interval was twice too wide)
+    rng = np.random.default_rng(7)
+    decisive = (1.0 - draw_rate) / 2
+    counts = rng.multinomial(200, [decisive, draw_rate, decisive], size=2000)
+    covered = 0
+    for won, drawn, lost in counts:
+        fit = fit_elo(["A", "B"], {("A", "B"): (won, drawn, lost)}, anchor="B")
+        covered += fit.low[0] <= 0.0 <= fit.high[0]
+    assert 0.93 <= covered / 2000 <= 0.97
 
 
 def test_a_symmetric_cycle_rates_everyone_equal():
