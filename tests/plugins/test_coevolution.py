@@ -332,7 +332,7 @@ def test_the_checkers_example_runs_shrunk_with_the_published_net(tmp_path):
     )  # fmt: skip
     assert raw["eval"]["hidden"] == [91, 40, 10] and raw["eval"]["input_sum"] is True
     assert raw["learner"]["king_option"] == "king"
-    assert raw["learner"]["paired"] is True and raw["learner"]["openings"].startswith("book:")
+    assert raw["learner"]["paired"] is True and raw["learner"]["openings"].startswith("random:")
     done = run(config, out=tmp_path / "cc")
     assert [games for games, _ in snapshots(done.directory)] == [0, 8]  # 4 players x 1 x 2
     (row,) = read_history(done.directory)
