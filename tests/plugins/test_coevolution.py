@@ -206,16 +206,20 @@ def test_bad_openings_are_refused_before_any_game(tmp_path, openings, message):
     assert not (tmp_path / "run" / "history.jsonl").exists()
 
 
-def test_a_run_stopped_after_a_checkpoint_resumes_to_the_same_weights(tmp_path):
-    whole = _train(tmp_path, "whole", _learner(generations=3))
+@pytest.mark.parametrize(
+    "options", [{}, {"paired": True, "openings": "random:plies=2,count=4"}], ids=["start", "random"]
+)
+def test_a_run_stopped_after_a_checkpoint_resumes_to_the_same_weights(tmp_path, options):
+    whole = _train(tmp_path, "whole", _learner(generations=3, **options))
 
     def stop(row):  # a row is reported before its checkpoint
         if row["generation"] == 2:
             raise KeyboardInterrupt  # as a kill after the first generation's checkpoint
 
     with pytest.raises(KeyboardInterrupt):
-        _train(tmp_path, "killed", _learner(generations=3), progress=stop)
-    resumed = _train(tmp_path, "killed", _learner(generations=3), seed=999, resume=True)
+        _train(tmp_path, "killed", _learner(generations=3, **options), progress=stop)
+    # another generator: the checkpoint holds the random state and the openings' seed
+    resumed = _train(tmp_path, "killed", _learner(generations=3, **options), seed=999, resume=True)
     np.testing.assert_array_equal(
         whole.evaluator.model.get_params(), resumed.evaluator.model.get_params()
     )

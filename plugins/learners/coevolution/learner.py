@@ -105,13 +105,18 @@ class CoevolutionLearner(Learner):
     ) -> TrainingResult:
         """Run ``generations`` generations, checkpointing into ``workdir``; the best survivor."""
         self._check(game, evaluator)
-        starts = self._openings(game, rng)
+        config = parse_openings(self.openings, where="")
+        # random openings draw their seed first (the published start draws nothing, so its
+        # runs keep their stream); the checkpoint keeps it, so a resume plays the same ones
+        seed = int(rng.integers(2**62)) if config.kind == "random" else 0
         path = Path(workdir) / CHECKPOINT
         model = as_parametric(evaluator.model)
         if resume and path.exists():
             population, counters = load_checkpoint(path, self, rng)
+            seed = int(counters.get("openings_seed", seed))
         else:
             population, counters = self._initial(model.get_params(), rng), {}
+        starts = make_openings(game, config, seed)
         history: list[dict[str, Any]] = list(counters.get("history", []))
         done, elapsed = int(counters.get("generation", 0)), float(counters.get("elapsed", 0.0))
         with open_executor(self.workers, self.scheduler) as executor:
@@ -136,7 +141,7 @@ class CoevolutionLearner(Learner):
                     if saving or stop_requested():
                         best = self.individual(game, evaluator, population, 0)
                         save_snapshot(workdir, game, best, row["games"], {"learner": self.name})
-                        extra = {"generation": done, "elapsed": elapsed}
+                        extra = {"generation": done, "elapsed": elapsed, "openings_seed": seed}
                         save_checkpoint(path, self, population, rng, extra, history)
         return TrainingResult(self.individual(game, evaluator, population, 0), tuple(history))
 
@@ -153,13 +158,6 @@ class CoevolutionLearner(Learner):
                     f"king_option needs a single encoding, not {evaluator.encoding.name!r}"
                 )
             registry.encoding(game, self.encoding_spec(evaluator, self.king_start))
-
-    def _openings(self, game: Game, rng: np.random.Generator) -> list[Opening]:
-        """The openings games start from; a random kind draws its seed from ``rng`` (the
-        published start draws nothing, so its runs keep their stream)."""
-        config = parse_openings(self.openings, where="")
-        seed = int(rng.integers(2**62)) if config.kind == "random" else 0
-        return make_openings(game, config, seed)
 
     def _initial(self, first: np.ndarray, rng: np.random.Generator) -> Population:
         """Parent 0 has the evaluator's weights, the others uniform ones in ``init``."""
