@@ -10,9 +10,11 @@ Pure functions on plain numbers, so they are checked against hand-computed value
   the model treats a game's score as a win or a loss, whose variance p(1 - p) a draw lowers, so
   the covariance is multiplied by sum (score - p)^2 / sum p(1 - p) over the games (Pearson's
   quasi-likelihood factor). For two agents this is the interval from the games' observed
-  variance that cutechess reports; without draws it changes nothing.
+  variance that cutechess reports; without draws it then changes nothing (among more agents,
+  next to nothing). Games that are all drawn get an interval of width 0, as in cutechess.
 * When some agent is never beaten (or never scores) the maximum does not exist; the fit then
-  adds one virtual draw to every pair that met and says so (``regularised``).
+  adds one virtual draw to every pair that met and says so (``regularised``); its interval is
+  not scaled (the virtual draws would make a one-sided record's dispersion small).
 * **LOS** (likelihood of superiority) is ``Phi((w - l) / sqrt(w + l))`` from wins and losses.
 * **SPRT** is the generalised SPRT on the logistic Elo scale (Van den Bergh's normal
   approximation used by fishtest and fastchess), on trinomial or pentanomial counts.
