@@ -26,6 +26,9 @@ from mindgames.game import Game, State
 from mindgames.spec import parse_spec
 
 KINDS = ("random", "book", "file", "start")
+#: the options each kind reads (any other is refused rather than silently ignored)
+OPTIONS = {"random": ("plies", "count"), "book": ("name", "count"), "file": ("path", "count"),
+           "start": ()}  # fmt: skip
 #: spawn key that separates the openings' random stream from the games' seeds
 OPENING_STREAM = 1
 
@@ -74,6 +77,8 @@ def parse_openings(value: str | Mapping[str, Any] | None, *, where: str) -> Open
         return OpeningsConfig()
     prefix = f"{where}: openings" if where else "openings"
     if isinstance(value, str):
+        if not value.strip():
+            raise ConfigError(f"{prefix}: empty; expected a kind ({', '.join(KINDS)})")
         kind, options = parse_spec(value)
         table: dict[str, Any] = {"kind": kind, **options}
     else:
@@ -81,6 +86,12 @@ def parse_openings(value: str | Mapping[str, Any] | None, *, where: str) -> Open
     config = structure(table, OpeningsConfig, where=prefix)
     if config.kind not in KINDS:
         raise ConfigError(f"{prefix}: unknown kind {config.kind!r} (known: {', '.join(KINDS)})")
+    unused = sorted(set(table) - {"kind", *OPTIONS[config.kind]})
+    if unused:
+        takes = ", ".join(OPTIONS[config.kind]) or "no options"
+        raise ConfigError(
+            f"{prefix}: kind {config.kind!r} does not use {', '.join(unused)} (it takes {takes})"
+        )
     if config.count is not None and config.count < 1:
         raise ConfigError(f"{prefix}: count must be at least 1, got {config.count}")
     if config.plies < 0:

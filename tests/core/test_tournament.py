@@ -171,6 +171,10 @@ def test_resume_refuses_another_config(reg, tmp_path):
         ({"openings": "book:name=acf-3move"}, ConfigError, "has no book 'acf-3move'"),
         ({"openings": "file:path=/no/such/file.txt"}, ConfigError, "no such opening file"),
         ({"openings": "swiss:plies=2"}, ConfigError, "unknown kind 'swiss'"),
+        ({"openings": "start:plies=3"}, ConfigError, "kind 'start' does not use plies"),
+        ({"openings": "book:name=acf-3move,plies=2"}, ConfigError, "does not use plies .*name"),
+        ({"openings": {"kind": "random", "path": "x"}}, ConfigError, "does not use path"),
+        ({"openings": ""}, ConfigError, "openings: empty; expected a kind"),
     ],
 )
 def test_bad_configs_fail_before_any_game(reg, tmp_path, changes, error, message):
