@@ -86,7 +86,12 @@ def parse_openings(value: str | Mapping[str, Any] | None, *, where: str) -> Open
     config = structure(table, OpeningsConfig, where=prefix)
     if config.kind not in KINDS:
         raise ConfigError(f"{prefix}: unknown kind {config.kind!r} (known: {', '.join(KINDS)})")
-    unused = sorted(set(table) - {"kind", *OPTIONS[config.kind]})
+    default = OpeningsConfig()  # a table may carry every field (a saved config): compare values
+    unused = [
+        name
+        for name in ("plies", "count", "name", "path")
+        if name not in OPTIONS[config.kind] and getattr(config, name) != getattr(default, name)
+    ]
     if unused:
         takes = ", ".join(OPTIONS[config.kind]) or "no options"
         raise ConfigError(

@@ -172,7 +172,7 @@ def test_resume_refuses_another_config(reg, tmp_path):
         ({"openings": "file:path=/no/such/file.txt"}, ConfigError, "no such opening file"),
         ({"openings": "swiss:plies=2"}, ConfigError, "unknown kind 'swiss'"),
         ({"openings": "start:plies=3"}, ConfigError, "kind 'start' does not use plies"),
-        ({"openings": "book:name=acf-3move,plies=2"}, ConfigError, "does not use plies .*name"),
+        ({"openings": "book:name=acf-3move,plies=5"}, ConfigError, "does not use plies .*name"),
         ({"openings": {"kind": "random", "path": "x"}}, ConfigError, "does not use path"),
         ({"openings": ""}, ConfigError, "openings: empty; expected a kind"),
     ],
