@@ -86,11 +86,11 @@ def parse_openings(value: str | Mapping[str, Any] | None, *, where: str) -> Open
     config = structure(table, OpeningsConfig, where=prefix)
     if config.kind not in KINDS:
         raise ConfigError(f"{prefix}: unknown kind {config.kind!r} (known: {', '.join(KINDS)})")
-    default = OpeningsConfig()  # a table may carry every field (a saved config): compare values
+    # a table may carry every field (a saved config): an unused option is one off its default
     unused = [
-        name
-        for name in ("plies", "count", "name", "path")
-        if name not in OPTIONS[config.kind] and getattr(config, name) != getattr(default, name)
+        field.name
+        for field in attrs.fields(OpeningsConfig)[1:]  # every option after ``kind``
+        if field.name not in OPTIONS[config.kind] and getattr(config, field.name) != field.default
     ]
     if unused:
         takes = ", ".join(OPTIONS[config.kind]) or "no options"
