@@ -131,7 +131,8 @@ class CoevolutionLearner(Learner):
                 done += 1
                 seconds = time.perf_counter() - begin
                 elapsed += seconds
-                games_played = done * 2 * self.parents * self.games * (2 if self.paired else 1)
+                played = row["first_wins"] + row["draws"] + row["first_losses"]
+                games_played = (history[-1]["games"] if history else 0) + played
                 row = {"generation": done, "games": games_played, **row}
                 row.update({"seconds": round(seconds, 4), "elapsed": round(elapsed, 3)})
                 history.append(row)
