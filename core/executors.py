@@ -77,6 +77,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     """Terminate the workers without waiting for running games; queued ones fail as broken."""
     # the executor keeps its worker processes in a private table; there is no public way
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # ``shutdown`` forgets it
     # Python 3.11's pool fails every pending future as broken once a worker is terminated, and
     # its manager thread dies with InvalidStateError on one the caller had cancelled. Each
     # cancelled item gets a fresh stand-in future instead (removing the item raced with the
@@ -92,6 +93,11 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AssertionError):
             process.join(timeout=2)
+    # the manager thread closes its wake-up pipe as it ends; at interpreter exit Python 3.11
+    # writes to that pipe without a lock, so a thread still ending then printed "Bad file
+    # descriptor" under the one-line error (a flaky CLI test). Let it end first
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def _single_threaded_workers() -> None:

@@ -23,6 +23,17 @@ def test_an_error_inside_a_pool_comes_out_as_itself_and_the_workers_stop():
     assert not any(w.is_alive() for w in workers)
 
 
+def test_a_stopped_pool_has_ended_its_manager_thread_before_the_error_leaves():
+    # at exit Python 3.11 wakes every pool's manager thread through a pipe, without a lock; a
+    # thread still ending (closing that pipe) then made the exit print "Bad file descriptor"
+    for _ in range(5):
+        with pytest.raises(KeyError), open_executor(2) as pool:
+            pool.submit(os.getpid).result()
+            manager = pool._executor_manager_thread
+            raise KeyError("stop")
+        assert not manager.is_alive()
+
+
 def test_stopping_a_pool_whose_futures_were_cancelled_prints_nothing(tmp_path):
     script = tmp_path / "stop.py"
     script.write_text(
