@@ -4,7 +4,8 @@ Plugin authors run it with ``mindgames check-game NAME``; the project's tests ru
 registered game. It plays seeded random games and checks, at every position visited:
 
 * states are hashable, and the position text parses back to the same position (same text, same
-  side to move, same moves) -- a text that fails to parse is reported as such;
+  side to move, same moves) -- a text that fails to parse is reported as such; a position drawn
+  by its path (a repetition, no progress) may parse to one still in play;
 * ``play`` never mutates its input (the state's hash and text are unchanged afterwards);
 * terminal states have no legal moves, and their returns sum to zero and lie in [-1, 1];
 * non-terminal states have legal moves, and ``to_move`` is 0 or 1;
@@ -18,6 +19,10 @@ registered game. It plays seeded random games and checks, at every position visi
 * a game with states as rows (``StateRows``) gives back each state from its row, and its row
   successors equal ``children`` (with ``is_terminal`` and ``to_move``) over each playout; an
   encoding's ``encode_rows`` equals ``encode_batch`` there;
+* ``search_key`` is hashable and the same for a copy of the state, and positions that share a
+  key play alike: the same side to move, the same move texts, each leading to the same key
+  (over every position visited and its children; a finished position may differ, as
+  path-dependent draws live in the state, not the key);
 * the perft counts a game declares (``Game.known_perft``) hold;
 * a game drawn as a board (``mindgames.board.DrawsBoard``) has distinct cell keys, and every
   legal move's clicks are cells of its board, different for different moves;
@@ -28,7 +33,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 import attrs
 import numpy as np
@@ -56,6 +61,7 @@ CHECKS = (
     "declared alternating turns alternate",
     "move_count and capture_pending agree with the legal moves",
     "move text round-trips",
+    "positions with one search key play alike",
     "position text round-trips",
     "encodings have their declared columns",
     "encode_py and the batch encoder equal encode",
@@ -102,8 +108,44 @@ def _check_position_text(game: Game, state: State) -> None:
             f"position text {text!r} parses with player {game.to_move(parsed)} to move, "
             f"not {game.to_move(state)}",
         )
+    if game.is_terminal(state) and not game.is_terminal(parsed) and not any(game.returns(state)):
+        return  # drawn by its path (a repetition, no progress): the text has no history
     if _move_texts(game, parsed) != _move_texts(game, state):
         raise _fail(game, state, f"position text {text!r} parses to a position with other moves")
+
+
+def _key(game: Game, state: State) -> Hashable:
+    key = game.search_key(state)
+    try:
+        hash(key)
+    except TypeError:
+        raise _fail(game, state, f"search_key gave an unhashable {type(key).__name__}") from None
+    return key
+
+
+def _check_keys(game: Game, states: list[State], seen: dict[Hashable, State]) -> None:
+    """Positions with one ``search_key`` play alike, so a transposition table that merges them
+    loses nothing: the same side to move, and each move's text leads to the same key. A finished
+    position may differ (path-dependent draws live in the state, not the key)."""
+
+    def plays(state: State) -> tuple[int, dict[str, Hashable]]:
+        moves = {game.move_text(state, m): _key(game, child) for m, child in game.children(state)}
+        return game.to_move(state), moves
+
+    for state in states:
+        key = _key(game, state)
+        if _key(game, copy.deepcopy(state)) != key:
+            raise _fail(game, state, "search_key differs for a copy of the state")
+        other = seen.setdefault(key, state)
+        if other is state or other == state or game.is_terminal(state) or game.is_terminal(other):
+            continue
+        if plays(other) != plays(state):
+            raise _fail(
+                game,
+                state,
+                "it has the search key of a position that plays otherwise (side to move, moves "
+                f"or where they lead): {game.position_text(other)}",
+            )
 
 
 def _check_encoding(game: Game, state: State, enc: Encoding) -> np.ndarray:
@@ -303,11 +345,13 @@ def check_game(
     """Run the suite; raise ConformanceError at the first broken promise."""
     positions = 0
     visited: list[State] = []
+    keys: dict[Hashable, State] = {}
 
     def visit(state: State) -> None:
         nonlocal positions
         positions += 1
         _check_state(game, state, encodings)
+        _check_keys(game, [state] + [child for _, child in game.children(state)], keys)
         visited.append(state)
 
     _check_perft(game)

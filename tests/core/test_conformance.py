@@ -130,6 +130,31 @@ class WrongPerft(TicTacToe):
 
 
 @attrs.frozen
+class KeyedByMovesPlayed(TicTacToe):
+    """A transposition key that forgets where the pieces stand."""
+
+    def search_key(self, state):
+        return sum(1 for c in state[0] if c)
+
+
+@attrs.frozen
+class ListKeys(TicTacToe):
+    def search_key(self, state):
+        return list(state[0])
+
+
+@attrs.frozen
+class KeyedByCallCount(TicTacToe):
+    """A key that changes from one call to the next (say, an id or a counter)."""
+
+    calls: list = attrs.field(factory=list)
+
+    def search_key(self, state):
+        self.calls.append(1)
+        return len(self.calls)
+
+
+@attrs.frozen
 class DrawnTicTacToe(TicTacToe):
     """Tic-tac-toe drawn as a 3x3 board whose cells are keyed by their index."""
 
@@ -194,6 +219,9 @@ PLANTED = [
     ("move_count too high", WrongMoveCount, None, "move_count disagrees"),
     ("declared alternation that is not", CentreMovesAgain, None, "a move keeps the turn"),
     ("capture_pending without captures", CapturesEverywhere, None, "capture_pending is True"),
+    ("a key shared by other positions", KeyedByMovesPlayed, None, "plays otherwise"),
+    ("an unhashable key", ListKeys, None, "search_key gave an unhashable list"),
+    ("a key that changes", KeyedByCallCount, None, "search_key differs for a copy"),
     ("a wrong declared perft count", WrongPerft, None, "perft 3 is 504 .*declared 505"),
 ]
 
@@ -214,3 +242,23 @@ def test_the_sound_game_passes_with_all_three_encoding_paths():
 def test_each_planted_bug_is_caught_and_named(bug, cls, encoding, message):
     with pytest.raises(ConformanceError, match=message):
         check_game(cls(), [encoding] if encoding else [], playouts=5, seed=0)
+
+
+def test_a_position_drawn_by_its_path_conforms(registry):
+    """``mindgames check-game checkers`` with its defaults (20 playouts, seed 0) reaches king
+    endings drawn by no progress; their FEN has no counters, so it parses to a position still
+    in play. That is the text's meaning, not a broken round trip (it failed so before)."""
+    from mindgames.conformance import playout
+
+    game = registry.game("checkers")
+    drawn_by_path = []
+
+    def visit(state):
+        if game.is_terminal(state) and not any(game.returns(state)):
+            parsed = game.parse_position(game.position_text(state))
+            drawn_by_path.append(not game.is_terminal(parsed))
+
+    for i in range(20):
+        playout(game, np.random.default_rng([0, i]), visit)
+    assert any(drawn_by_path)
+    assert check_game(game, [], playouts=20, seed=0).positions > 1000
