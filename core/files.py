@@ -149,7 +149,11 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
     p = Path(path)
     if not p.exists():
         return []
-    lines = p.read_text(encoding="utf-8").split("\n")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:  # a binary or non-UTF-8 file given where results belong
+        raise MindgamesError(f"{p}: not a JSON Lines file: {exc}") from None
+    lines = text.split("\n")
     out = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -157,7 +161,7 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
         try:
             out.append(json.loads(line))
         except json.JSONDecodeError as exc:
-            if number >= len(lines) - 1 and not p.read_text(encoding="utf-8").endswith("\n"):
+            if number >= len(lines) - 1 and not text.endswith("\n"):
                 break  # the last line was cut by a kill: drop it
             raise MindgamesError(f"{p}:{number}: not a JSON record: {exc}") from None
     return out

@@ -243,7 +243,7 @@ def tournament_panels(report: Mapping[str, Any], where: str = REPORT) -> list[Pa
 def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise MindgamesError(f"{path}: not JSON: {exc}") from None
 
 

@@ -386,7 +386,7 @@ def _prepare(directory: Path, identity: dict[str, Any], resume: bool, total: int
         return []
     try:
         before = json.loads(saved.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError
         raise ConfigError(f"{saved}: cannot read the run's config: {exc}") from None
     if before != identity:
         raise ConfigError(

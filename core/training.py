@@ -234,7 +234,7 @@ def _prepare(directory: Path, started: dict[str, Any], resume: bool) -> None:
             raise ConfigError(f"{directory}: nothing to resume (no {CONFIG_FILE})")
         try:
             before = json.loads(saved.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError
             raise ConfigError(f"{saved}: cannot read the run's config: {exc}") from None
         if before != json.loads(json.dumps(started)):
             raise ConfigError(

@@ -45,7 +45,7 @@ def position_lines(path: str) -> Iterator[tuple[int, str]]:
     try:
         for number, line in enumerate(stream, 1):
             yield number, line.rstrip("\r\n")
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise MindgamesError(f"{path}: cannot read: {exc}") from None
     finally:
         stream.close()
