@@ -164,6 +164,11 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
             if number >= len(lines) - 1 and not text.endswith("\n"):
                 break  # the last line was cut by a kill: drop it
             raise MindgamesError(f"{p}:{number}: not a JSON record: {exc}") from None
+        if not isinstance(out[-1], dict):
+            raise MindgamesError(
+                f"{p}:{number}: not a JSON record: an object {{...}} expected, "
+                f"got {type(out[-1]).__name__}"
+            )
     return out
 
 

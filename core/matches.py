@@ -161,13 +161,13 @@ def _previous(plan_: Plan, path: Path, resume: bool) -> list[Record]:
         raise ConfigError(f"{path}: nothing to resume (no such file)")
     tasks = {t.index: t for t in plan_.tasks}
     seen: set[int] = set()
-    for record in records:
-        index = int(record.get("index", -1))
-        task = tasks.get(index)
+    for number, record in enumerate(records, 1):
+        index = record.get("index")
+        task = tasks.get(index) if isinstance(index, int) else None
         expected = _identity(task) if task is not None else {}
-        if index in seen or any(record.get(k) != expected.get(k) for k in IDENTITY):
+        if task is None or index in seen or any(record.get(k) != expected[k] for k in IDENTITY):
             raise ConfigError(
-                f"{path}: holds games of another match (game {index} differs); resume with "
+                f"{path}: holds games of another match (record {number} differs); resume with "
                 "the same agents, game, seed, openings and --max-plies, or use another --out"
             )
         seen.add(index)

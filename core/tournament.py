@@ -394,7 +394,10 @@ def _prepare(directory: Path, identity: dict[str, Any], resume: bool, total: int
             "use the same ones to resume or a new --out"
         )
     records = read_jsonl(directory / RESULTS_FILE)
-    indices = [int(r["index"]) for r in records]
+    for number, record in enumerate(records, 1):
+        if not isinstance(record.get("index"), int):
+            raise ConfigError(f"{directory / RESULTS_FILE}:{number}: a record without a game index")
+    indices = [r["index"] for r in records]
     if len(set(indices)) != len(indices):
         raise ConfigError(f"{directory / RESULTS_FILE}: a game index occurs twice")
     if not resume and len(records) < total:

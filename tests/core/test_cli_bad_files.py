@@ -1,4 +1,5 @@
-"""A binary or non-UTF-8 file where a command expects text is one error line, not a traceback."""
+"""Files that are not what a command reads (binary, non-UTF-8, lines that are not records): one
+error line naming the file, exit 2, never a traceback."""
 
 from __future__ import annotations
 
@@ -33,3 +34,25 @@ def test_a_file_that_is_not_utf8_text_is_one_line(tmp_path, args, culprit):
     (tmp_path / "t.toml").write_text('game = "kalah"\n[agents]\na = "random"\nb = "random"\n')
     done = run(*(a.format(d=tmp_path) for a in args), stdin="")
     one_line_error(done, culprit, "utf-8")
+
+
+@pytest.mark.parametrize("line", ["[1, 2]", "3", "{}"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["match", "random", "random", "--game", "kalah", "--out", "{d}/results.jsonl", "--resume"],
+        ["plot", "{d}/results.jsonl", "-o", "{d}/p.png"],
+        ["tournament", "{d}/t.toml", "--out", "{d}", "--resume"],
+    ],
+)
+def test_a_results_line_that_is_not_a_game_record_is_one_line(tmp_path, line, args):
+    (tmp_path / "t.toml").write_text('game = "kalah"\n[agents]\na = "random"\nb = "random"\n')
+    assert (
+        run("tournament", tmp_path / "t.toml", "--out", tmp_path, "--workers", "1").returncode == 0
+    )
+    (tmp_path / "results.jsonl").write_text(line + "\n")
+    done = run(*(a.format(d=tmp_path) for a in args))
+    if line == "{}" and args[0] == "plot":
+        one_line_error(done, "no work count")  # an empty row is a history row without a count
+    else:
+        one_line_error(done, "results.jsonl")
