@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -61,6 +61,10 @@ class GameTask:
         return cls(**d)
 
 
+#: the results a finished game's record may hold (``result_text``)
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+
 def result_text(score: float) -> str:
     """PDN-style result for the first player's score."""
     return {1.0: "1-0", 0.0: "0-1"}.get(score, "1/2-1/2")
@@ -104,6 +108,35 @@ def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> dict[s
         "max_plies": task.max_plies,
         "seconds": round(time.perf_counter() - start, 6),
     }
+
+
+def identity(task: GameTask) -> dict[str, Any]:
+    """What a finished game's record must say to belong to ``task``."""
+    return {
+        "game": task.game,
+        "first": task.first,
+        "second": task.second,
+        "seed": task.seed,
+        "opening": task.opening.label,
+        "max_plies": task.max_plies,
+    }
+
+
+def foreign_record(records: Sequence[Mapping[str, Any]], tasks: Sequence[GameTask]) -> int | None:
+    """The number (from 1) of the first record that is not a finished game of ``tasks``: an
+    index not planned or seen twice, another game, agent, seed, opening or move cap than its
+    task's, or no result. A resumed run keeps records only when there is none."""
+    planned = {t.index: t for t in tasks}
+    seen: set[int] = set()
+    for number, record in enumerate(records, 1):
+        index = record.get("index")
+        task = planned.get(index) if isinstance(index, int) else None
+        if task is None or index in seen or record.get("result") not in RESULTS:
+            return number
+        if any(record.get(k) != v for k, v in identity(task).items()):
+            return number
+        seen.add(task.index)
+    return None
 
 
 _cache: dict[str, Any] = {}

@@ -13,7 +13,7 @@ import attrs
 from mindgames.errors import ConfigError
 from mindgames.files import lock_file, make_directory, read_jsonl
 from mindgames.interrupts import stop_on_signals
-from mindgames.match import GameTask
+from mindgames.match import foreign_record
 from mindgames.openings import parse_openings
 from mindgames.registry import Registry
 from mindgames.report import build_report
@@ -143,10 +143,6 @@ def run_match(
     return Outcome(report, path.parent if path else Path("."), len(played), tuple(records))
 
 
-#: the fields of a record that must agree with the plan for a match to be resumed
-IDENTITY = ("game", "first", "second", "seed", "opening", "max_plies")
-
-
 def _previous(plan_: Plan, path: Path, resume: bool) -> list[Record]:
     """The records already in ``path``: refused without ``resume`` or from another match."""
     records = read_jsonl(path) if path.exists() else []
@@ -159,28 +155,10 @@ def _previous(plan_: Plan, path: Path, resume: bool) -> list[Record]:
         return []
     if not path.exists():
         raise ConfigError(f"{path}: nothing to resume (no such file)")
-    tasks = {t.index: t for t in plan_.tasks}
-    seen: set[int] = set()
-    for number, record in enumerate(records, 1):
-        index = record.get("index")
-        task = tasks.get(index) if isinstance(index, int) else None
-        expected = _identity(task) if task is not None else {}
-        if task is None or index in seen or any(record.get(k) != expected[k] for k in IDENTITY):
-            raise ConfigError(
-                f"{path}: holds games of another match (record {number} differs); resume with "
-                "the same agents, game, seed, openings and --max-plies, or use another --out"
-            )
-        seen.add(index)
+    number = foreign_record(records, plan_.tasks)
+    if number is not None:
+        raise ConfigError(
+            f"{path}: holds games of another match (record {number} differs); resume with "
+            "the same agents, game, seed, openings and --max-plies, or use another --out"
+        )
     return records
-
-
-def _identity(task: GameTask) -> dict[str, Any]:
-    """What a finished game's record must say to belong to ``task``."""
-    return {
-        "game": task.game,
-        "first": task.first,
-        "second": task.second,
-        "seed": task.seed,
-        "opening": task.opening.label,
-        "max_plies": task.max_plies,
-    }

@@ -43,7 +43,7 @@ from mindgames.executors import SerialExecutor, default_workers, open_executor
 from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, lock_run, read_jsonl
 from mindgames.game import Game
 from mindgames.interrupts import stop_on_signals
-from mindgames.match import GameTask, game_seed, play_task
+from mindgames.match import GameTask, foreign_record, game_seed, play_task
 from mindgames.openings import Opening, OpeningsConfig, make_openings, parse_openings
 from mindgames.registry import Registry, get_registry
 from mindgames.report import build_report, markdown
@@ -268,7 +268,7 @@ def run_tournament(
     """Play every game of ``plan_`` not yet in ``directory``'s results; write the reports."""
     out_dir = Path(directory)
     with lock_run(out_dir), stop_on_signals(graceful=False):
-        done = _prepare(out_dir, plan_.identity(), resume, len(plan_.tasks))
+        done = _prepare(out_dir, plan_.identity(), resume, plan_.tasks)
         with atomic_write(out_dir / CONFIG_FILE, "w") as fh:
             fh.write(json.dumps(plan_.identity(), indent=2, sort_keys=True) + "\n")
         have = {int(r["index"]): r for r in done}
@@ -371,7 +371,9 @@ def export_records(game: Game, records: Sequence[Record], stem: Path) -> Path | 
     return path
 
 
-def _prepare(directory: Path, identity: dict[str, Any], resume: bool, total: int) -> list[Record]:
+def _prepare(
+    directory: Path, identity: dict[str, Any], resume: bool, tasks: Sequence[GameTask]
+) -> list[Record]:
     """The records already in ``directory``; refuses a run started with another config.
 
     Without ``resume`` a directory holding an unfinished run is refused; a finished run of the
@@ -394,15 +396,15 @@ def _prepare(directory: Path, identity: dict[str, Any], resume: bool, total: int
             "use the same ones to resume or a new --out"
         )
     records = read_jsonl(directory / RESULTS_FILE)
-    for number, record in enumerate(records, 1):
-        if not isinstance(record.get("index"), int):
-            raise ConfigError(f"{directory / RESULTS_FILE}:{number}: a record without a game index")
-    indices = [r["index"] for r in records]
-    if len(set(indices)) != len(indices):
-        raise ConfigError(f"{directory / RESULTS_FILE}: a game index occurs twice")
-    if not resume and len(records) < total:
+    number = foreign_record(records, tasks)
+    if number is not None:
         raise ConfigError(
-            f"{directory}: holds an unfinished tournament ({len(records)} of {total} games); "
+            f"{directory / RESULTS_FILE}: record {number} is not a finished game of this "
+            "tournament (an index repeated or not planned, other players or no result)"
+        )
+    if not resume and len(records) < len(tasks):
+        raise ConfigError(
+            f"{directory}: holds an unfinished tournament ({len(records)} of {len(tasks)} games); "
             "use --resume to continue it or a new --out"
         )
     return records

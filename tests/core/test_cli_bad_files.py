@@ -56,3 +56,18 @@ def test_a_results_line_that_is_not_a_game_record_is_one_line(tmp_path, line, ar
         one_line_error(done, "no work count")  # an empty row is a history row without a count
     else:
         one_line_error(done, "results.jsonl")
+
+
+def test_a_tournament_resumes_only_with_records_of_its_own_games(tmp_path):
+    (tmp_path / "t.toml").write_text('game = "kalah"\n[agents]\na = "random"\nb = "random"\n')
+    assert (
+        run("tournament", tmp_path / "t.toml", "--out", tmp_path, "--workers", "1").returncode == 0
+    )
+    results = tmp_path / "results.jsonl"
+    first, second = results.read_text().splitlines()[:2]
+    for kept in ([first, '{"index": 1}'], [first, first], [first, second.replace('"b"', '"c"')]):
+        results.write_text("\n".join(kept) + "\n")
+        done = run("tournament", tmp_path / "t.toml", "--out", tmp_path, "--resume")
+        one_line_error(done, "results.jsonl: record 2 is not a finished game of this tournament")
+    results.write_text(first + "\n")
+    assert run("tournament", tmp_path / "t.toml", "--out", tmp_path, "--resume").returncode == 0
