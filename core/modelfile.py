@@ -135,7 +135,7 @@ def load_evaluator(
         )
     elif game_record(game) != stored_game:
         raise ModelFileError(
-            f"{p}: written for game {_describe(stored_game)}, not {_describe(game_record(game))}"
+            f"{p}: written for game {game_spec(stored_game, registry)!r}, not {game.spec()!r}"
         )
     encoding = registry.encoding(game, meta["encoding"])
     if list(encoding.columns) != list(meta["columns"]):
@@ -156,7 +156,13 @@ def load_evaluator(
     return game, Evaluator(encoding, model), meta
 
 
-def _describe(record: Mapping[str, Any]) -> str:
+def game_spec(record: Mapping[str, Any], registry: Registry) -> str:
+    """The spec string of a model file's game: only non-default parameters when it is installed
+    (``kalah``, not ``kalah:pits=6,seeds=4,empty_capture=false``)."""
     from mindgames.spec import format_spec
 
-    return repr(format_spec(record["name"], record.get("params", {})))
+    params = record.get("params", {})
+    try:
+        return registry.game_from(record["name"], params, where="game").spec()
+    except MindgamesError:  # not installed (or other parameters now): as stored, None left out
+        return format_spec(record["name"], {k: v for k, v in params.items() if v is not None})

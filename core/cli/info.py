@@ -11,7 +11,6 @@ import click
 
 from mindgames.cli.common import echo_json
 from mindgames.describe import option_rows
-from mindgames.errors import MindgamesError
 from mindgames.registry import get_registry, unknown
 from mindgames.spec import parse_spec
 
@@ -165,17 +164,6 @@ def describe(spec: str, kind: str | None, as_json: bool) -> None:
         (_echo_game if data["kind"] == "game" else _echo_component)(data)
 
 
-def _game_spec(record: dict[str, Any]) -> str:
-    """The spec string of a model file's game: only non-default parameters when it is installed."""
-    from mindgames.spec import format_spec
-
-    try:
-        game = get_registry().game_from(record["name"], record.get("params", {}), where="game")
-    except MindgamesError:
-        return format_spec(record["name"], record.get("params", {}))
-    return game.spec()
-
-
 def _brief(config: dict[str, Any], longest: int = 8) -> dict[str, Any]:
     """The model's config with each long list (a mask's 91 column groups) shown by its length;
     ``--json`` keeps everything."""
@@ -190,7 +178,7 @@ def _brief(config: dict[str, Any], longest: int = 8) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True)
 def describe_model(path: str, as_json: bool) -> None:
     """Show what a model file holds: game, encoding, model kind and shape, provenance."""
-    from mindgames.modelfile import read_model_file
+    from mindgames.modelfile import game_spec, read_model_file
 
     meta, arrays = read_model_file(path)
     if as_json:
@@ -199,7 +187,7 @@ def describe_model(path: str, as_json: bool) -> None:
     game = meta["game"]
     click.echo(f"file:       {path}")
     click.echo(f"format:     {meta['format']} v{meta['version']}")
-    click.echo(f"game:       {_game_spec(game)}")
+    click.echo(f"game:       {game_spec(game, get_registry())}")
     click.echo(f"encoding:   {meta['encoding']} ({len(meta['columns'])} columns)")
     click.echo(f"model:      {meta['model']['kind']} {json.dumps(_brief(meta['model']['config']))}")
     for name, array in arrays.items():
