@@ -104,7 +104,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name, sep, rest = text.partition(":")
     name = name.strip()
     if not _NAME.match(name):
-        raise SpecError(f"spec {spec!r}: expected a name such as 'alphabeta' before ':'")
+        raise SpecError(
+            f"spec {spec!r}: expected NAME or NAME:key=value,... with a NAME such as "
+            f"'alphabeta' (letters, digits, '_', '.', '-'), got {name!r}"
+        )
     options: dict[str, Any] = {}
     if sep and not rest.strip():
         raise SpecError(f"spec {spec!r}: nothing after ':'")

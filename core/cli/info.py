@@ -150,8 +150,12 @@ def _echo_component(data: dict[str, Any]) -> None:
 def describe(spec: str, kind: str | None, as_json: bool) -> None:
     """Show a game, searcher, learner or model: its options with types, defaults and docs.
 
-    A game (``kalah:pits=4``) also shows its encodings with their columns.
+    A game (``kalah:pits=4``) also shows its encodings with their columns; a model file
+    (``runs/td/model.npz``) is shown as ``describe-model`` shows it.
     """
+    if spec.endswith(".npz") and not kind:
+        _show_model(spec, as_json)
+        return
     name, _ = parse_spec(spec)
     kinds = [kind] if kind else _kinds_named(name)
     found = [_game_data(spec) if k == "game" else _component_data(k, name) for k in kinds]
@@ -178,6 +182,10 @@ def _brief(config: dict[str, Any], longest: int = 8) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True)
 def describe_model(path: str, as_json: bool) -> None:
     """Show what a model file holds: game, encoding, model kind and shape, provenance."""
+    _show_model(path, as_json)
+
+
+def _show_model(path: str, as_json: bool) -> None:
     from mindgames.modelfile import game_spec, read_model_file
 
     meta, arrays = read_model_file(path)

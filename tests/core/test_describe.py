@@ -6,7 +6,10 @@ import json
 
 import attrs
 
+from mindgames.agent import build_evaluator
 from mindgames.describe import option_rows
+from mindgames.modelfile import save_evaluator
+from mindgames.registry import get_registry
 
 from support.dists import run_cli
 
@@ -56,6 +59,26 @@ def test_unknown_name_lists_every_kind():
     assert out.returncode == 2
     assert "unknown game, searcher, learner or model 'alphabet'" in out.stderr
     assert "did you mean 'alphabeta'" in out.stderr
+
+
+def test_a_model_file_is_shown_as_describe_model_shows_it(tmp_path):
+    registry = get_registry()
+    game = registry.game("kalah")
+    path = tmp_path / "model.npz"
+    save_evaluator(
+        path, game, build_evaluator(registry, game, {"model": "linear", "encoding": "kalah14"})
+    )
+    out = run_cli(None, "describe", str(path), strict=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == run_cli(None, "describe-model", str(path), strict=True).stdout
+    assert "game:       kalah\n" in out.stdout
+
+
+def test_a_path_is_not_a_name_and_the_error_says_what_a_spec_is():
+    out = run_cli(None, "describe", "runs/td/model", strict=True)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "expected NAME or NAME:key=value,... with a NAME such as 'alphabeta'" in out.stderr
+    assert "got 'runs/td/model'" in out.stderr and "before ':'" not in out.stderr
 
 
 @attrs.frozen
