@@ -254,9 +254,14 @@ def describe_cmd(source: str, as_json: bool) -> None:
 @_OUT
 def merge_cmd(sources: tuple[str, ...], out: str) -> None:
     """One data set from several of one game; each keeps its groups apart."""
-    joined = merge([(s, read_dataset(s)) for s in sources])
+    parts = [(s, read_dataset(s)) for s in sources]
+    joined = merge(parts)
     write_dataset(out, joined)
-    click.echo(f"{len(joined)} positions from {len(sources)} files -> {out}")
+    unlabelled = [s for s, part in parts if part.labels is None]
+    note = ""
+    if 0 < len(unlabelled) < len(parts):  # merge keeps labels only when every part has them
+        note = f" (unlabelled: {', '.join(unlabelled)} has none, so no labels are kept)"
+    click.echo(f"{len(joined)} positions from {len(sources)} files -> {out}{note}")
 
 
 COMMANDS = (data,)

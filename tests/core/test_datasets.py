@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mindgames.cli.main import cli
 from mindgames.datasets import DataSet, describe, merge, read_dataset, split_by_group, write_dataset
 from mindgames.errors import DataSetError, SpecError
 from mindgames.spec import split_specs
@@ -85,6 +87,20 @@ def test_merge_keeps_groups_apart_and_refuses_another_game():
     with pytest.raises(DataSetError, match="'kalah:pits=3'.*'kalah'"):
         merge([("a", a), ("c", sample("kalah:pits=3"))])
     assert merge([("a", a), ("u", sample(labels=False))]).labels is None
+
+
+def test_the_merge_command_names_the_files_that_cost_the_labels(tmp_path):
+    for name, labels in (("a", True), ("b", True), ("u", False)):
+        write_dataset(tmp_path / f"{name}.npz", sample(labels=labels))
+    runner, out = CliRunner(), str(tmp_path / "m.npz")
+    files = [str(tmp_path / f"{name}.npz") for name in "abu"]
+    done = runner.invoke(cli, ["data", "merge", *files, "-o", out])
+    assert done.exit_code == 0, done.output
+    assert done.output.endswith(f"(unlabelled: {files[2]} has none, so no labels are kept)\n")
+    assert read_dataset(out).labels is None
+    done = runner.invoke(cli, ["data", "merge", *files[:2], "-o", out])
+    assert done.output == f"12 positions from 2 files -> {out}\n"
+    assert len(read_dataset(out).labels) == 12
 
 
 @settings(max_examples=60, deadline=None)
