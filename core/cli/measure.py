@@ -95,7 +95,8 @@ def curve(
         for line in lines:
             click.echo(json.dumps(line, sort_keys=True))
         return
-    click.echo(f"Elo of alphabeta:depth={depth} on each model against {vs} (* the final model)")
+    star = " (* the final model)" if any(line["final"] for line in lines) else ""
+    click.echo(f"Elo of alphabeta:depth={depth} on each model against {vs}{star}")
     click.echo(table(lines))
 
 

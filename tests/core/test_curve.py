@@ -90,6 +90,7 @@ def test_a_killed_curve_resumes_without_replaying_finished_points(run_dir, measu
     done = mindgames("curve", str(run_dir), "--vs", VS, "--games", "10", "--out", str(out))
     assert f"resuming: {len(whole)} points done, 0 games to play" in done.stderr
     assert done.stdout.splitlines()[1].split()[0] == "games"
+    assert "*" not in done.stdout  # the last snapshot is the final model: no line to mark
 
 
 def test_other_settings_or_a_directory_without_models_are_one_line_errors(run_dir, measured):
