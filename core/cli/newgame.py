@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from mindgames.errors import MindgamesError
+from mindgames.registry import get_registry
 from mindgames.scaffold import write_skeleton
 
 
@@ -19,6 +21,12 @@ from mindgames.scaffold import write_skeleton
 )
 def new_game(name: str, directory: Path | None) -> None:
     """Write a plugin distribution for a new game: pyproject, game, encoding, test, README."""
+    installed = get_registry().games.get(name)
+    if installed is not None:  # two games of one name stop every command once both are installed
+        raise MindgamesError(
+            f"a game named {name!r} is installed already ({installed.source.distribution}); "
+            "choose another name"
+        )
     target = directory or Path(f"mindgames-{name.replace('_', '-')}")
     written = write_skeleton(name, target)
     for path in written:

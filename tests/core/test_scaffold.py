@@ -114,3 +114,8 @@ def test_new_game_refuses_a_bad_name_and_a_used_directory(tmp_path):
     used = run_cli(None, "new-game", "ttt", "--dir", str(tmp_path / "used"))
     assert used.returncode == 2 and "exists and is not empty" in used.stderr
     assert [p.name for p in (tmp_path / "used").iterdir()] == ["keep.txt"]
+    # a second game of an installed name would make every command fail (a duplicate name)
+    taken = run_cli(None, "new-game", "kalah", "--dir", str(tmp_path / "k"))
+    assert taken.returncode == 2 and taken.stderr.count("\n") == 1, taken.stderr
+    assert "a game named 'kalah' is installed already (mindgames)" in taken.stderr
+    assert not (tmp_path / "k").exists()
