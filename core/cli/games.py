@@ -44,7 +44,7 @@ def moves(game_spec: str, position: str | None, positions_file: str | None, as_j
 
 @click.command()
 @click.argument("game_spec", metavar="GAME")
-@click.option("--depth", type=click.IntRange(0), required=True, help="Deepest ply to count.")
+@click.option("--depth", type=click.IntRange(1), required=True, help="Deepest ply to count.")
 @click.option("--position", help="Position text; default the start.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"counts": [...], "seconds": s}.')
 def perft(game_spec: str, depth: int, position: str | None, as_json: bool) -> None:

@@ -47,6 +47,7 @@ b = "{agent}"
             "'depth' must be >= 1: 0",
         ),
         (["match", "random", "random", "--game", GAME, "--seed", "-1"], "'--seed': -1"),
+        (["perft", GAME, "--depth", "0"], "'--depth': 0 is not in the range x>=1"),  # counts 1..N
     ],
 )
 def test_a_bad_spec_is_one_line_naming_the_key(args, expected, tmp_path):
