@@ -138,7 +138,8 @@ class App:
 
     def replay(self, number: str) -> dict[str, Any]:
         if not number.isdigit() or int(number) >= len(self.replays):
-            raise RequestError(f"no recorded game {number!r} (there are {len(self.replays)})", 404)
+            numbers = f"0 to {len(self.replays) - 1}" if self.replays else "none"
+            raise RequestError(f"no recorded game {number!r} (numbers: {numbers})", 404)
         return recorded(self.replays[int(number)])
 
     # --- WSGI ------------------------------------------------------------------------------

@@ -200,7 +200,9 @@ def test_recorded_games_of_a_pdn_file_replay_through_the_api():
     code, end = call(app, "POST", "/api/state", record)
     assert code == 200 and end["moves"] == record["moves"]
     assert end["position"] == games[0].game.position_text(games[0].states[-1])
-    assert call(app, "GET", f"/api/replay/{len(games)}")[0] == 404
+    code, missing = call(app, "GET", f"/api/replay/{len(games)}")  # numbered from 0
+    assert code == 404
+    assert missing["error"] == f"no recorded game '{len(games)}' (numbers: 0 to {len(games) - 1})"
 
 
 def test_a_tournaments_games_replay_from_their_openings(tmp_path):
