@@ -330,7 +330,12 @@ class Draughts(Game):
             lines.append(f"{8 - r} | {' '.join(cells)} |   {nums}")
         lines.append("  +-----------------+")
         lines.append("    a b c d e f g h")
-        lines.append(f"{self.player_names[side]} to move (b/w men, B/W kings)")
+        if self.is_terminal(state):
+            first = self.returns(state)[0]
+            over = f"{self.player_names[0 if first > 0 else 1]} wins" if first else "draw"
+            lines.append(f"game over: {over} (b/w men, B/W kings)")
+        else:
+            lines.append(f"{self.player_names[side]} to move (b/w men, B/W kings)")
         return "\n".join(lines)
 
     def board(self, state: DraughtsState) -> Board:

@@ -267,9 +267,17 @@ class Kalah(Game):
                 f"{f[2 * m + 1]:>{width + 1}}  {inner}  {f[m]}",
                 f"{'':>{width + 1}}  {south}",
                 f"{'pit':>{width + 1}}  {row(range(1, m + 1))}   South",
-                f"{'South' if state[1] == 0 else 'North'} to move (pits 1-{m})",
+                self._status(state),
             ]
         )
+
+    def _status(self, state: KalahState) -> str:
+        """The last line of ``render``: who is to move, or how the game ended."""
+        if self.is_terminal(state):
+            margin = self.margin(state)
+            over = "South wins" if margin > 0 else "North wins" if margin else "draw"
+            return f"game over: {over}"
+        return f"{'South' if state[1] == 0 else 'North'} to move (pits 1-{self.pits})"
 
     def board(self, state: KalahState) -> Board:
         """The position as a board picture (``mindgames.board.DrawsBoard``)."""

@@ -373,6 +373,14 @@ def test_render_shows_pieces_and_side():
     text = CHECKERS.render(CHECKERS.parse_position("W:WK1:B5"))
     assert "B" not in text.splitlines()[1] and "W" in text.splitlines()[1]
     assert "White to move" in text and len(text.splitlines()) == 12
+    # a finished game says how it ended, not who would move (White has no piece left)
+    over = CHECKERS.render(CHECKERS.parse_position("W:W:B5")).splitlines()[-1]
+    assert over == "game over: Black wins (b/w men, B/W kings)"
+    assert (
+        GIVEAWAY.render(GIVEAWAY.parse_position("W:W:B5"))
+        .splitlines()[-1]
+        .startswith("game over: White wins")
+    )
 
 
 def test_search_key_ignores_how_a_position_was_reached():

@@ -368,3 +368,5 @@ def test_the_board_numbers_each_rows_pits_from_its_owners_left():
     assert lines[3].split() == ["1", "0", "12", "2"]
     assert lines[4].split() == ["pit", "1", "2", "3", "4", "South"]
     assert lines[5] == "North to move (pits 1-4)"
+    for text, over in (("0,0,0,0;9;0,0,0,0;9;S", "draw"), ("0,0,0,0;10;0,0,0,0;8;N", "South wins")):
+        assert game.render(game.parse_position(text)).splitlines()[5] == f"game over: {over}"
