@@ -61,13 +61,15 @@ def generate(
     max_pieces: int | None = None,
     fewer: bool = False,
     successors: bool = False,
+    hint: str = "ask for fewer or widen --plies",
 ) -> DataSet:
     """``count`` distinct positions at plies in [lo, hi], one per playout (module docstring);
     with ``max_pieces``, only positions with at most that many pieces on the board (a game
     that counts them, ``CountsPieces``; Kalah: the seeds in the pits). When the playouts
     allowed run out first, ``fewer`` keeps the positions found (at least one) instead of
     refusing: the first plies of a game have few distinct positions. With ``successors``,
-    each is followed by its unfinished successors not met before, in its group."""
+    each is followed by its unfinished successors not met before, in its group. ``hint`` ends
+    the refusal: what the caller's user can change (a learner names its own options)."""
     if max_pieces is not None and not isinstance(game, CountsPieces):
         raise CapabilityError(f"game {game.name!r} does not count pieces (--max-pieces)")
     if not 0 <= lo <= hi:
@@ -86,7 +88,7 @@ def generate(
             raise MindgamesError(
                 f"found only {kept} distinct positions at plies {lo}-{hi}"
                 f"{'' if max_pieces is None else f' with at most {max_pieces} pieces'} in {tries} "
-                f"playouts of {game.spec()}; ask for fewer or widen --plies"
+                f"playouts of {game.spec()}; {hint}"
             )
         tries += 1
         window = [

@@ -134,6 +134,16 @@ def test_a_stage_schedule_that_passes_ply_zero_is_refused_before_any_work(tmp_pa
     assert not (tmp_path / "stages").exists()
 
 
+def test_a_ply_window_the_games_never_reach_names_the_learners_options(tmp_path):
+    from mindgames import MindgamesError
+
+    game, evaluator = _kalah()
+    learner = HGLearner(**{**HG_TINY, "plies": (200, 204)})  # Kalah(4,3) ends long before
+    with pytest.raises(MindgamesError, match="lower 'boards' or set 'plies' where") as caught:
+        learner.train(game, evaluator, np.random.default_rng(1), workdir=tmp_path)
+    assert "--plies" not in str(caught.value)
+
+
 def test_a_comparison_plays_two_games_with_the_colours_swapped():
     a, b = {"name": "a"}, {"name": "b"}
     first, second = comparison.comparison_tasks("kalah", "alphabeta", a, b, 7, 0, 100)

@@ -36,7 +36,10 @@ def labelled_positions(
     labelling resumes (the positions are drawn again from ``rng``, restored by the caller's
     checkpoint, so they are the same). The draws from ``rng`` are the same either way.
     """
-    data = generate(game, stage.lo, stage.hi, count, rng, provenance={"stage": stage.as_dict()})
+    data = generate(
+        game, stage.lo, stage.hi, count, rng, provenance={"stage": stage.as_dict()},
+        hint="lower 'boards' or set 'plies' where the game's random playouts still go on",
+    )  # fmt: skip
     seed = int(rng.integers(2**31))
     if out.exists() and not journal_path(out).exists():
         return read_dataset(out, game=game.spec(), need=("label",), who="a stage")
