@@ -17,7 +17,7 @@ from mindgames.encodings import PROGRESS, concatenate, progress_encoding
 from mindgames.errors import DuplicateNameError, PluginError, UnknownNameError
 from mindgames.game import Encoding, Game, params_of
 from mindgames.learner import Learner
-from mindgames.pluginhost import PluginHost, PluginSource, strict_from_env
+from mindgames.pluginhost import DISABLE_ENV, PluginHost, PluginSource, strict_from_env
 from mindgames.records import EncodingInfo, GameInfo, LearnerInfo, ModelInfo, SearcherInfo
 from mindgames.search import Searcher
 from mindgames.spec import format_spec, parse_spec, split_plus
@@ -130,9 +130,14 @@ class Registry:
             if k in table:
                 other = table[k].source
                 label = k if isinstance(k, str) else f"{k[1]!r} for game {k[0]!r}"
+                # every command fails until one goes: say how (never by skipping a built-in)
+                pair = (other, source)
+                names = [s.name for s in pair if s.distribution != "mindgames"] or [source.name]
+                skip = " or ".join(f"{DISABLE_ENV}={n}" for n in names)
                 raise DuplicateNameError(
                     f"{kind} {label!r} is registered by both {other.distribution} "
-                    f"(plugin {other.name!r}) and {source.distribution} (plugin {source.name!r})"
+                    f"(plugin {other.name!r}) and {source.distribution} (plugin {source.name!r}); "
+                    f"uninstall one, or skip one with {skip}"
                 )
             table[k] = Entry(record, source)
 

@@ -55,6 +55,15 @@ def test_duplicate_names_are_an_error_naming_both_distributions():
     with pytest.raises(DuplicateNameError) as info:
         Registry(host, strict=True)
     assert "dist-one" in str(info.value) and "dist-two" in str(info.value)
+    # every command fails until one goes: the message says how to get going again
+    assert "uninstall one, or skip one with MINDGAMES_DISABLE_PLUGINS=" in str(info.value)
+    assert "=one" in str(info.value) and "=two" in str(info.value)
+    builtin = PluginHost()  # a built-in is never the one to skip
+    builtin.register(TicTacToePlugin(), "ttt", "mindgames")
+    builtin.register(Again(), "two", "dist-two")
+    with pytest.raises(DuplicateNameError) as info:
+        Registry(builtin, strict=True)
+    assert str(info.value).endswith("skip one with MINDGAMES_DISABLE_PLUGINS=two")
 
 
 def test_a_hook_that_raises_is_reported_and_others_load(capsys):
