@@ -3,10 +3,15 @@ mouse, and to replay recorded games (``core/web``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from mindgames.cli.common import SEED
 from mindgames.errors import MindgamesError
+
+if TYPE_CHECKING:
+    from mindgames.registry import Registry
 
 
 @click.command()
@@ -64,6 +69,8 @@ def serve(
     from mindgames.web.app import serve as make_server
 
     registry = get_registry()
+    if agent is not None:
+        _check_agent(registry, agent)
     files = [load_games(path, registry, rules) for path in replays]
     for found in files:
         found.replaying()  # a file of which no game replays is an error
@@ -83,6 +90,21 @@ def serve(
         click.echo("stopped")
     finally:
         server.server_close()
+
+
+def _check_agent(registry: Registry, spec: str) -> None:
+    """Refuse at the start an ``--agent`` that no installed game can build (a misspelt searcher,
+    a missing model file), rather than with the page's first move."""
+    from mindgames.agent import build_agent
+
+    errors = []
+    for name in registry.games:
+        try:
+            build_agent(registry, registry.game(name), spec)
+            return
+        except MindgamesError as exc:
+            errors.append(exc)
+    raise MindgamesError(f"--agent {spec!r}: {errors[0]}" if errors else "no game installed")
 
 
 COMMANDS = (serve,)

@@ -243,6 +243,11 @@ def test_serve_refuses_a_busy_port_and_an_unreadable_record_with_one_line(tmp_pa
         mindgames("serve", "--replay", tmp_path / "g.pdn"),
         "g.pdn: no game replays (game 1 does not replay as checkers: line 2, column 19, ",
     )
+    # an --agent that no installed game can build is refused before the server starts
+    refused = mindgames("serve", "--port", "0", "--agent", "alphabta", timeout=30)
+    one_line_error(refused, "--agent 'alphabta': unknown searcher 'alphabta'")
+    missing = mindgames("serve", "--port", "0", "--agent", "greedy:eval=@none.npz", timeout=30)
+    one_line_error(missing, "--agent 'greedy:eval=@none.npz': none.npz: no such model file")
 
 
 def test_serve_leaves_out_a_recorded_game_that_does_not_replay_and_says_so(tmp_path):
