@@ -84,7 +84,8 @@ def play(
     registry = get_registry()
     game = registry.game(game_spec)
     agents = [
-        None if spec == HUMAN else build_agent(registry, game, spec) for spec in (first, second)
+        None if spec == HUMAN else _agent(registry, game, spec, where)
+        for spec, where in ((first, "FIRST"), (second, "SECOND"))
     ]
     hinter = _hint_agent(registry, game, agents, hint_spec)
     start, texts = _origin(game, position, load, number)
@@ -104,8 +105,16 @@ def _hint_agent(
 ) -> Agent | None:
     """The agent that answers ``hint``: ``--hint``'s, else the one playing (second side first)."""
     if spec is not None:
-        return build_agent(registry, game, spec)
+        return _agent(registry, game, spec, "--hint")
     return next((a for a in reversed(agents) if a is not None), None)
+
+
+def _agent(registry: Registry, game: Game, spec: str, where: str) -> Agent:
+    """``build_agent``, its refusal naming the argument or option that gave the spec."""
+    try:
+        return build_agent(registry, game, spec)
+    except MindgamesError as exc:
+        raise MindgamesError(f"{where} {spec!r}: {exc}") from None
 
 
 def _origin(

@@ -144,12 +144,17 @@ def test_a_finished_game_reports_its_result():
         (["--moves", "11-15 11-15"], "move 2 of the line ('11-15')"),
         (["--load", "missing.json"], "missing.json: no such file"),
         (["--load", "x.json", "--position", START], "give --load or --position, not both"),
-        (["--hint", "nosuch"], "unknown searcher 'nosuch'"),
+        (["--hint", "nosuch"], "--hint 'nosuch': unknown searcher 'nosuch'"),
         (["--game", "2"], "--game picks a game of the --load file: give --load FILE"),
     ],
 )
 def test_bad_options_are_one_line(args, message):
     one_line_error(run("play", "checkers", "human", "human", *args, stdin=""), message)
+
+
+def test_a_bad_agent_names_the_side_it_was_to_play():
+    one_line_error(run("play", "kalah", "human", "alphabeta", stdin=""), "SECOND 'alphabeta': ")
+    one_line_error(run("play", "kalah", "nosuch", "human", stdin=""), "FIRST 'nosuch': unknown")
 
 
 FILE = """\
