@@ -179,7 +179,7 @@ def _brief(config: dict[str, Any], longest: int = 8) -> dict[str, Any]:
 
 @click.command("describe-model")
 @click.argument("path", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the metadata record as JSON.")
 def describe_model(path: str, as_json: bool) -> None:
     """Show what a model file holds: game, encoding, model kind and shape, provenance."""
     _show_model(path, as_json)

@@ -54,9 +54,14 @@ def mindgames_encodings() -> list[EncodingInfo]:
 
 
 @click.command()
-@click.argument("game_spec", metavar="GAME", default="kalah")
+@click.argument("game_spec", metavar="GAME")  # no default: Kalah(6,4) is beyond the solver
 @click.option("--position", help="Position text; default the start.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"game", "position", "value", "mover_value", "best_moves", "nodes", "seconds"}.',
+)
 @click.option(
     "--time",
     "seconds",

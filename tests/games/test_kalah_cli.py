@@ -71,3 +71,5 @@ def test_solve_errors_are_one_line():
         out = run(*args)
         assert out.exit_code == 2, args
         assert out.stderr.startswith("mindgames: error: ") and out.stderr.count("\n") == 1
+    # no default game: Kalah(6,4) from the start would use up the 300 s limit and then fail
+    assert "Missing argument 'GAME'" in run("solve").stderr
