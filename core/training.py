@@ -144,7 +144,7 @@ def run(
                 progress=history.add,
             )
         except Interrupted as exc:
-            raise Interrupted(f"{exc} after {history.rows} history rows") from None
+            raise Interrupted(f"{exc} {history.state(learner.planned())}") from None
         except MindgamesError as exc:
             if history.rows or isinstance(exc, FileError):
                 raise
@@ -203,6 +203,15 @@ class HistoryFile:
         if self._stopping and not acknowledged():  # the learner never asks: stop it here
             raise Interrupted(f"interrupted by {signal_name()}")
         self._stopping = pending()
+
+    def state(self, planned: tuple[str, int] | None) -> str:
+        """Where the run stands by its file, rows from before a resume included, with the last
+        row's count of the learner's ``planned`` unit: ``after 22 history rows (games 550)``."""
+        self.close()
+        rows = read_jsonl(self.path)
+        key = planned[0] if planned else None
+        count = f" ({key} {rows[-1][key]})" if rows and key in rows[-1] else ""
+        return f"after {len(rows)} history rows{count}"
 
     def rewrite(self, rows: Sequence[dict[str, Any]]) -> None:
         with atomic_write(self.path, "w") as fh:

@@ -55,6 +55,29 @@ def test_a_signal_stops_training_with_a_checkpoint_and_the_resume_command(sig, t
     assert games_column(out / "history.jsonl") == list(range(25, 1001, 25))
 
 
+def interrupt(proc, enough):
+    """SIGINT ``proc`` once ``enough()`` holds; its one error line (exit 130)."""
+    wait_for(enough, proc)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    done = type("Done", (), {"returncode": proc.returncode, "stderr": proc.stderr.read()})
+    return one_line_error(done, "interrupted by SIGINT after ", code=130)
+
+
+def test_the_interrupt_line_of_a_resumed_training_counts_every_row_of_its_history(tmp_path):
+    config = tmp_path / "t.toml"
+    config.write_text(TRAIN.format(games=4000, every=4000), encoding="utf-8")
+    out, history = tmp_path / "run", tmp_path / "run" / "history.jsonl"
+    line = interrupt(start("train", config, "--out", out, "--quiet"), lambda: lines(history) >= 2)
+    before = games_column(history)
+    assert f"after {len(before)} history rows (games {before[-1]});" in line
+    resumed = start("train", config, "--out", out, "--quiet", "--resume")
+    line = interrupt(resumed, lambda: lines(history) >= len(before) + 2)
+    rows = games_column(history)
+    assert len(rows) >= len(before) + 2 and rows == list(range(25, 25 * len(rows) + 1, 25))
+    assert f"after {len(rows)} history rows (games {rows[-1]});" in line
+
+
 def test_a_killed_resumed_training_never_holds_a_history_row_twice(tmp_path):
     config = tmp_path / "t.toml"
     config.write_text(TRAIN.format(games=4000, every=100), encoding="utf-8")
