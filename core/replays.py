@@ -36,6 +36,7 @@ class RecordedGame:
     moves: tuple[str, ...]
     result: str
     about: str = ""  # round, opening, how it ended: one line for people
+    opening_plies: int = 0  # the first moves a result record names as its opening's
 
 
 @attrs.frozen
@@ -171,9 +172,8 @@ def _from_result(number: int, record: Mapping[str, Any], registry: Registry) -> 
         f"{key} {record[key]}" for key in ("opening", "termination") if record.get(key)
     )
     players = (str(record.get("first", "?")), str(record.get("second", "?")))
-    return RecordedGame(
-        number, game, players, tuple(states), tuple(moves), str(record.get("result", "*")), about
-    )
+    result, opening = str(record.get("result", "*")), len(record.get("opening_moves", []))
+    return RecordedGame(number, game, players, tuple(states), tuple(moves), result, about, opening)
 
 
 def _from_game_records(path: Path, registry: Registry, rules: str | None) -> GameFile:
@@ -247,5 +247,6 @@ def describe(recorded: RecordedGame) -> dict[str, Any]:
         "result": recorded.result,
         "about": recorded.about,
         "moves": list(recorded.moves),
+        "opening_plies": recorded.opening_plies,
         "positions": [game.position_text(s) for s in recorded.states],
     }

@@ -92,9 +92,13 @@ def _title(recorded: RecordedGame) -> str:
     names = recorded.game.player_names
     players = f"{recorded.players[0]} ({names[0]}) vs {recorded.players[1]} ({names[1]})"
     about = f"; {recorded.about}" if recorded.about else ""
+    opening = recorded.opening_plies  # the record's "plies" counts the moves after these
+    plies = f"{len(recorded.moves) - opening} plies"
+    if opening:
+        plies += f" after {opening} opening plies"
     return (
         f"game {recorded.number}: {recorded.game.spec()}, {players}: {recorded.result}, "
-        f"{len(recorded.moves)} plies{about}"
+        f"{plies}{about}"
     )
 
 

@@ -57,6 +57,8 @@ def test_all_prints_every_ply_of_the_chosen_tournament_game(run_dir):
     first = done.stdout.splitlines()[0]
     assert first.startswith(f"game 3: kalah:pits=3,seeds=2, {record['first']} (South) vs ")
     assert f": {record['result']}, " in first and f"opening {record['opening']}" in first
+    opening = len(record["opening_moves"])
+    assert opening and f", {record['plies']} plies after {opening} opening plies; " in first
     plies = len(record["opening_moves"]) + len(record["moves"])
     assert done.stdout.count("\nply ") == plies
     assert f"ply {plies}/{plies}: " in done.stdout and done.stdout.endswith(
@@ -70,6 +72,7 @@ def test_json_gives_the_moves_and_every_position(run_dir):
     done = run("show", run_dir / "results.jsonl", "--json")
     shown = json.loads(done.stdout)
     assert shown["moves"] == record["opening_moves"] + record["moves"]
+    assert shown["opening_plies"] == len(record["opening_moves"])
     assert shown["positions"][-1] == record["final_position"]
     assert len(shown["positions"]) == len(shown["moves"]) + 1
 
