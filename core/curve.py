@@ -51,38 +51,50 @@ class CurveSettings:
 
 @attrs.frozen
 class Point:
-    """One model of a run: the games trained (None if unknown), its file, whether it's final."""
+    """One model of a run: the work trained (None if unknown), its file, whether it's final."""
 
-    games: int | None
+    games: int | None  # the count, in ``unit``
     path: Path
     final: bool
+    unit: str = "games"  # what the run's snapshots are named by: games, generation, playouts
 
 
 def points(directory: str | Path) -> list[Point]:
     """The snapshots of a run, then its ``model.npz`` unless the last snapshot already is it.
 
-    The final model counts as already snapshotted when the last snapshot has as many games as
-    the run's last history row.
+    The final model counts as already snapshotted when the last snapshot has the count of the
+    run's last history row (in the snapshots' unit, else its ``games``).
     """
     run = Path(directory)
-    found = [Point(games, path, False) for games, path in snapshots(run)]
+    kept = snapshots(run)
+    unit = "games"  # snapshots saved before they named their unit counted games
+    if kept:
+        unit = str(read_model_file(kept[-1][1])[0]["provenance"].get("unit", unit))
+    found = [Point(count, path, False, unit) for count, path in kept]
     final = run / MODEL_FILE
     if final.exists():
         history = read_history(run)
-        games = history[-1].get("games") if history else None
-        if not (found and games is not None and found[-1].games == games):
-            found.append(Point(games if isinstance(games, int) else None, final, True))
+        count = _count(history[-1], unit) if history else None
+        if not (found and count is not None and found[-1].games == count):
+            found.append(Point(count, final, True, unit))
     if not found:
         raise ConfigError(f"{run}: no snapshots and no {MODEL_FILE}: not a training run")
     return found
 
 
-def training_seconds(directory: str | Path) -> dict[int, float]:
-    """Training time so far at each history row's games count (``elapsed``), when recorded."""
+def _count(row: dict[str, Any], unit: str) -> int | None:
+    """A history row's count in ``unit`` (Layered Learning's rows call its playouts games)."""
+    value = row.get(unit, row.get("games"))
+    return value if isinstance(value, int) else None
+
+
+def training_seconds(directory: str | Path, unit: str = "games") -> dict[int, float]:
+    """Training time so far at each history row's count (``elapsed``), when recorded."""
     out = {}
     for row in read_history(directory):
-        if isinstance(row.get("games"), int) and isinstance(row.get("elapsed"), (int, float)):
-            out[row["games"]] = float(row["elapsed"])
+        count = _count(row, unit)
+        if count is not None and isinstance(row.get("elapsed"), (int, float)):
+            out[count] = float(row["elapsed"])
     return out
 
 
@@ -136,7 +148,7 @@ def measure(
         matches = [(p, _plan(run, p, settings, registry)) for p in todo]
         if on_start is not None:
             on_start(len(done), sum(len(plan.tasks) for _, plan in matches))
-        seconds = training_seconds(run)
+        seconds = training_seconds(run, todo_points[0].unit)
         if matches:
             n = min(workers or default_workers(), max(len(plan.tasks) for _, plan in matches))
             drop_torn_tail(out_path)
@@ -194,6 +206,7 @@ def _line(
     return {
         "model": _label(run, point),
         "games": point.games,
+        "unit": point.unit,
         "final": point.final,
         "seconds": seconds.get(point.games) if point.games is not None else None,
         "played": report["games"],
@@ -212,8 +225,9 @@ def _line(
 
 
 def table(lines: Sequence[dict[str, Any]]) -> str:
-    """A plain-text table of a curve: games, seconds, W-D-L, score, Elo [95%]."""
-    rows = [f"{'games':>9}  {'seconds':>8}  {'W-D-L':>13}  {'score':>5}  elo [95%]"]
+    """A plain-text table of a curve: games (or the run's unit), seconds, W-D-L, score, Elo."""
+    unit = str(lines[0].get("unit") or "games") if lines else "games"  # older lines: games
+    rows = [f"{unit:>10}  {'seconds':>8}  {'W-D-L':>13}  {'score':>5}  elo [95%]"]
     for line in lines:
         games = "?" if line["games"] is None else str(line["games"])
         if line["final"]:
@@ -221,7 +235,7 @@ def table(lines: Sequence[dict[str, Any]]) -> str:
         secs = "" if line["seconds"] is None else f"{line['seconds']:.1f}"
         wdl = f"{line['wins']}-{line['draws']}-{line['losses']}"
         rows.append(
-            f"{games:>9}  {secs:>8}  {wdl:>13}  {line['score']:>5.3f}  "
+            f"{games:>10}  {secs:>8}  {wdl:>13}  {line['score']:>5.3f}  "
             f"{line['elo']:+.0f} [{line['elo_low']:+.0f}, {line['elo_high']:+.0f}]"
         )
     return "\n".join(rows)

@@ -8,7 +8,7 @@ Three kinds of input, told apart by their files:
   events as markers: clones (TD's cloning regime: rows with ``cloned`` true), a new ``stage``
   (Layered Learning) and early stopping's best epoch;
 * a learning curve (``curve.jsonl``, ``core/curve.py``): Elo with its 95% interval and the score
-  against the games trained;
+  against the games trained (or the curve's ``unit``: generation, playouts);
 * a tournament (``report.json``, ``core/report.py``): the crosstable's scores as a heat map and
   the standings' Elo with intervals.
 
@@ -166,7 +166,8 @@ def _events(rows: Sequence[Mapping[str, Any]], xk: str) -> tuple[tuple[float, st
 
 
 def curve_panels(lines: Sequence[Mapping[str, Any]], where: str = CURVE) -> list[Panel]:
-    """Elo with its 95% interval and the score of each snapshot, against the games trained."""
+    """Elo with its 95% interval and the score of each snapshot, against the games trained (or
+    the run's ``unit``: generation, playouts)."""
     known = [line for line in lines if isinstance(line.get("games"), int)]
     if not known:
         raise MindgamesError(f"{where}: no curve points with a games count to plot")
@@ -182,9 +183,10 @@ def curve_panels(lines: Sequence[Mapping[str, Any]], where: str = CURVE) -> list
         score = Series("score", xs, tuple(float(line["score"]) for line in known))
     except (KeyError, TypeError, ValueError) as exc:
         raise MindgamesError(f"{where}: not a learning curve (a line lacks {exc})") from None
+    unit = str(known[0].get("unit") or "games")  # what the curve's "games" count
     return [
-        Panel("Elo over training (95% interval)", "games", "Elo", (elo,)),
-        Panel("score against the reference", "games", "score", (score,)),
+        Panel("Elo over training (95% interval)", unit, "Elo", (elo,)),
+        Panel("score against the reference", unit, "score", (score,)),
     ]
 
 

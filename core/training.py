@@ -289,18 +289,23 @@ def save_snapshot(
     evaluator: Evaluator,
     games_played: int,
     provenance: Mapping[str, Any] | None = None,
+    *,
+    unit: str = "games",
 ) -> Path:
     """Keep the evaluator as it is after ``games_played`` games as a model file, atomically.
 
     Any learner calls this at its checkpoints, so every run has a learning curve
-    (``mindgames curve``). The provenance records ``games`` besides what the caller gives.
+    (``mindgames curve``). A learner that counts its work in another ``unit`` than games
+    (``generation``, ``playouts``) names it; the provenance records ``unit`` and the count
+    under the unit's name (``"games": 1000``) besides what the caller gives.
     """
     if games_played < 0:
         raise ValueError(f"games_played must be at least 0, got {games_played}")
     from mindgames.modelfile import save_evaluator
 
     path = snapshot_path(directory, games_played)
-    save_evaluator(path, game, evaluator, {**dict(provenance or {}), "games": games_played})
+    counted = {"unit": unit, unit: games_played}
+    save_evaluator(path, game, evaluator, {**dict(provenance or {}), **counted})
     return path
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from mindgames.agent import build_evaluator
 from mindgames.executors import SerialExecutor
+from mindgames.plotdata import panels_for
 from mindgames.plugins.learners.hg import HGLearner, SHGLearner, comparison, fitness, operators
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run, snapshots
@@ -290,6 +291,26 @@ def test_train_hg_from_the_command_line_writes_a_model_that_plays(tmp_path):
     played = cli.run("analyse", KALAH, "--agent", agent, "--json")
     assert played.returncode == 0, played.stderr
     assert "move" in json.loads(played.stdout)
+
+
+def test_the_curve_of_an_hg_run_counts_generations_not_games(tmp_path):
+    config, out = tmp_path / "hg.toml", tmp_path / "run"
+    config.write_text(HG_CONFIG, encoding="utf-8")
+    assert cli.run("train", config, "--out", out, "--quiet").returncode == 0
+    shown = cli.run("curve", out, "--vs", "random", "--games", "2")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[1].split()[:2] == ["generation", "seconds"]
+    lines = [json.loads(x) for x in cli.run("curve", out, "--vs", "random", "--games", "2",
+                                             "--json").stdout.splitlines()]  # fmt: skip
+    # one point per generation, the final model being the last one's snapshot, timed by its row
+    assert [(line["games"], line["unit"]) for line in lines] == [
+        (1, "generation"),
+        (2, "generation"),
+    ]
+    elapsed = [row["elapsed"] for row in read_history(out)]
+    assert [line["seconds"] for line in lines] == elapsed
+    _, panels = panels_for(out / "curve.jsonl")
+    assert {panel.xlabel for panel in panels} == {"generation"}
 
 
 def test_a_labeller_with_its_own_evaluator_is_refused_before_any_work(tmp_path):

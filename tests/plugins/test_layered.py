@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from mindgames.agent import build_agent
+from mindgames.curve import points
 from mindgames.datasets import read_dataset
 from mindgames.labelling import margin_label, search_label
 from mindgames.modelfile import load_evaluator
@@ -254,6 +255,11 @@ def test_history_rows_per_generation_and_snapshots_per_stage(tmp_path):
     assert [r["train"] for r in rows[::3]] == [30, 60, 90]
     assert all(r["best_test_mse"] <= r["median_test_mse"] for r in rows)
     assert [g for g, _ in snapshots(done.directory)] == [r["games"] for r in rows[2::3]]
+    # the curve counts the playouts behind each stage, the final model being the last snapshot
+    curve = points(done.directory)
+    assert [(p.games, p.unit, p.final) for p in curve] == [
+        (r["games"], "playouts", False) for r in rows[2::3]
+    ]
     final = np.load(done.model_path, allow_pickle=False)
     last = np.load(snapshots(done.directory)[-1][1], allow_pickle=False)
     for name in final.files:

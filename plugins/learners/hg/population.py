@@ -104,6 +104,8 @@ class Evolution(Learner):
     """A steady-state genetic algorithm over a parametric model's vector (HG, SHG)."""
 
     needs: ClassVar[frozenset[str]] = frozenset({PARAMETRIC})
+    #: what ``count`` counts, the unit ``mindgames curve`` shows its snapshots by
+    counts: ClassVar[str] = "generation"
 
     #: specimens in the population
     population: int = attrs.field(default=100, validator=v.ge(3))
@@ -162,7 +164,8 @@ class Evolution(Learner):
                     if (every and done % every == 0) or done >= self.total() or stop_requested():
                         best = self.specimen(evaluator, run, self.best(run))
                         count = self.count(run)
-                        save_snapshot(workdir, game, best, count, {"learner": self.name})
+                        info = {"learner": self.name}
+                        save_snapshot(workdir, game, best, count, info, unit=self.counts)
                         arrays, counters = run.arrays(), run.counters()
                         save_checkpoint(path, self, arrays, rng, counters, run.history)
         return TrainingResult(self.specimen(evaluator, run, self.best(run)), tuple(run.history))
@@ -225,4 +228,4 @@ class Evolution(Learner):
 
     @abstractmethod
     def count(self, run: Run) -> int:
-        """What a snapshot is named by (HG: the generation; SHG: the games played)."""
+        """What a snapshot is named by (HG: the generation; SHG: the games played: ``counts``)."""

@@ -30,6 +30,7 @@ class SHGLearner(Evolution):
     """SHG: evolution by comparisons in play (two games, colours swapped)."""
 
     name: ClassVar[str] = "shg"
+    counts: ClassVar[str] = "games"
 
     population: int = attrs.field(default=100, validator=v.ge(3))
     tournament: int = attrs.field(default=2, validator=v.ge(2))

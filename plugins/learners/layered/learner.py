@@ -259,7 +259,7 @@ class LayeredLearner(Learner):
         state.games += playouts
         provenance = {"learner": self.name, "stage": stage.as_dict(),
                       "labelled_by": None if previous is None else previous.name}  # fmt: skip
-        save_snapshot(workdir, game, evaluator, state.games, provenance)
+        save_snapshot(workdir, game, evaluator, state.games, provenance, unit="playouts")
         state.done, state.generation = state.done + 1, 0
 
     def _sets(
