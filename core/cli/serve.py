@@ -94,11 +94,22 @@ def serve(
 
 def _check_agent(registry: Registry, spec: str) -> None:
     """Refuse at the start an ``--agent`` that no installed game can build (a misspelt searcher,
-    a missing model file), rather than with the page's first move."""
+    a missing model file), rather than with the page's first move. A model file's agent is
+    built for the game the file was written for (``kalah:pits=4,seeds=3``, not ``kalah``)."""
     from mindgames.agent import build_agent
+    from mindgames.modelfile import load_evaluator
+    from mindgames.spec import parse_spec
 
+    try:
+        model = parse_spec(spec)[1].get("eval")
+        if isinstance(model, str) and model.startswith("@"):
+            games = [load_evaluator(model[1:], registry)[0].spec()]
+        else:
+            games = list(registry.games)
+    except MindgamesError as exc:
+        raise MindgamesError(f"--agent {spec!r}: {exc}") from None
     errors = []
-    for name in registry.games:
+    for name in games:
         try:
             build_agent(registry, registry.game(name), spec)
             return

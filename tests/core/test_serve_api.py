@@ -250,6 +250,37 @@ def test_serve_refuses_a_busy_port_and_an_unreadable_record_with_one_line(tmp_pa
     one_line_error(missing, "--agent 'greedy:eval=@none.npz': none.npz: no such model file")
 
 
+def test_serve_starts_with_a_model_written_for_a_game_with_other_parameters(tmp_path):
+    """An ``--agent`` with a model file is built for the file's own game: a model of Kalah(3,3)
+    was refused at the start, since no installed game's defaults are Kalah(3,3)."""
+    import subprocess
+
+    from mindgames.agent import build_evaluator
+    from mindgames.modelfile import save_evaluator
+
+    from support.cli import command, environment
+
+    registry = get_registry()
+    game = registry.game(KALAH)
+    model = tmp_path / "k33.npz"
+    evaluator = build_evaluator(registry, game, {"model": "linear", "encoding": "kalah14"})
+    save_evaluator(model, game, evaluator)
+    proc = subprocess.Popen(
+        command("serve", "--port", "0", "--agent", f"alphabeta:depth=2,eval=@{model}"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment(),
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("mindgames serve: http://127.0.0.1:")
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert "error" not in err, err
+
+
 def test_serve_leaves_out_a_recorded_game_that_does_not_replay_and_says_so(tmp_path):
     import subprocess
 
