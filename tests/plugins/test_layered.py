@@ -370,3 +370,12 @@ def test_a_stage_with_fewer_positions_keeps_the_test_share():
     train, test = split(rows(273), 400, 100)
     assert (len(train), len(test)) == (218, 55) and test[0] == 218
     assert [len(part) for part in split(rows(2), 400, 100)] == [1, 1]
+
+
+def test_stages_the_games_never_reach_name_the_learners_options(tmp_path):
+    """12 stages of 6 plies reach ply 66, which Kalah(4,3) never does: the refusal names
+    layered's own options, not data generate's --plies."""
+    out = cli.run("train", tiny(tmp_path, stages=12), "--out", tmp_path / "run")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "found only 0 distinct positions at plies 66-71" in out.stderr
+    assert "lower 'stages' or 'width'" in out.stderr and "--plies" not in out.stderr

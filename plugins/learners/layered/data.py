@@ -82,7 +82,9 @@ class StageData:
             return read_dataset(path, game=self.game.spec())
         rng = seed_of(self.root, stage.order, purpose)
         data = generate(self.game, stage.lo, stage.hi, count, rng, self.agents,
-                        provenance={"stage": stage.as_dict()}, fewer=True)  # fmt: skip
+                        provenance={"stage": stage.as_dict()}, fewer=True,
+                        hint="lower 'stages' or 'width' (stages of 'width' plies from ply 0) "
+                        "to plies the game's playouts reach")  # fmt: skip
         write_dataset(path, data)
         return data
 
