@@ -268,6 +268,21 @@ def test_start_positions_and_draw_rewards(registry, tmp_path):
         )
 
 
+def test_a_start_positions_file_that_is_not_text_is_one_line(tmp_path):
+    from support.cli import one_line_error, run
+
+    starts = tmp_path / "starts.txt"
+    starts.write_bytes(b"PK\x03\x04\x14\x00\xcf\xc9\xff\xfe\n")  # a zip, not UTF-8 text
+    config = tmp_path / "td.toml"
+    config.write_text(
+        'game = "kalah:pits=3,seeds=2"\n[eval]\nmodel = "linear"\nencoding = "kalah14"\n'
+        f'[learner]\nname = "td"\ngames = 2\nstart_positions = "{starts}"\n',
+        encoding="utf-8",
+    )
+    done = run("train", config, "--out", tmp_path / "run")
+    one_line_error(done, f"start_positions {starts}: cannot read", "utf-8")
+
+
 @attrs.frozen
 class OnePly(Searcher):
     """A test searcher: the best move on one ply, with its one-move principal variation."""

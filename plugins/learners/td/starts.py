@@ -19,7 +19,7 @@ def read_starts(game: Game, path: str | Path) -> list[Start]:
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:  # UnicodeDecodeError: a binary file
         raise ConfigError(f"start_positions {path}: cannot read: {exc}") from None
     starts = []
     for number, line in enumerate(lines, 1):
