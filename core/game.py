@@ -237,6 +237,14 @@ class StateRows(Protocol):
     def rows_over(self, rows: np.ndarray) -> np.ndarray: ...
 
 
+def outcome_text(game: Game, state: State) -> str:
+    """Who won a finished game in the game's own player names (``Black wins``), or ``draw``."""
+    first, second = game.returns(state)
+    if first == second:
+        return "draw"
+    return f"{game.player_names[0 if first > second else 1]} wins"
+
+
 def params_of(obj: Any) -> dict[str, Any]:
     """The attrs fields of a parameter object as a plain dict (its public parameters)."""
     return {f.name: getattr(obj, f.name) for f in attrs.fields(type(obj)) if f.init}

@@ -20,7 +20,7 @@ import numpy as np
 from mindgames.agent import Agent, build_agent
 from mindgames.board import DrawsBoard
 from mindgames.errors import IllegalMoveError, MindgamesError
-from mindgames.game import Game, Move, State
+from mindgames.game import Game, Move, State, outcome_text
 from mindgames.registry import Registry
 from mindgames.session import natural_key
 from mindgames.web.svg import board_svg
@@ -136,14 +136,6 @@ def move_of_cells(game: Any, state: State, cells: tuple[str, ...]) -> Move:
     raise IllegalMoveError(f"illegal: {clicked} (from {cells[0]}: {'; '.join(goes)})")
 
 
-def result_text(game: Game, state: State) -> str:
-    """Who won, for a finished game."""
-    first, second = game.returns(state)
-    if first == second:
-        return "draw"
-    return f"{game.player_names[0 if first > second else 1]} wins"
-
-
 def view(p: Position) -> dict[str, Any]:
     """What the page shows: board (SVG) or text, the legal moves with their clicks, the result."""
     game, state = p.game, p.state
@@ -169,7 +161,7 @@ def view(p: Position) -> dict[str, Any]:
         "players": list(game.player_names),
         "to_move": None if over else game.to_move(state),
         "over": over,
-        "result": result_text(game, state) if over else None,
+        "result": outcome_text(game, state) if over else None,
         "legal": sorted(legal, key=lambda e: natural_key(e["text"])),
         "board": board,
         "text": game.render(state),

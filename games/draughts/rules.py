@@ -28,7 +28,7 @@ import attrs
 from mindgames.board import Board
 from mindgames.config import shorten
 from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
-from mindgames.game import Game
+from mindgames.game import Game, outcome_text
 from mindgames.games.draughts import engine
 from mindgames.games.draughts.board import board as board_picture
 from mindgames.games.draughts.board import move_cells as move_squares
@@ -331,9 +331,7 @@ class Draughts(Game):
         lines.append("  +-----------------+")
         lines.append("    a b c d e f g h")
         if self.is_terminal(state):
-            first = self.returns(state)[0]
-            over = f"{self.player_names[0 if first > 0 else 1]} wins" if first else "draw"
-            lines.append(f"game over: {over} (b/w men, B/W kings)")
+            lines.append(f"game over: {outcome_text(self, state)} (b/w men, B/W kings)")
         else:
             lines.append(f"{self.player_names[side]} to move (b/w men, B/W kings)")
         return "\n".join(lines)

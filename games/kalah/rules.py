@@ -18,7 +18,7 @@ import numpy as np
 
 from mindgames.board import Board
 from mindgames.errors import IllegalMoveError, NotationError
-from mindgames.game import Game
+from mindgames.game import Game, outcome_text
 from mindgames.games.kalah import rows
 from mindgames.games.kalah.board import board as board_picture
 from mindgames.games.kalah.board import move_cells as move_pit
@@ -274,9 +274,7 @@ class Kalah(Game):
     def _status(self, state: KalahState) -> str:
         """The last line of ``render``: who is to move, or how the game ended."""
         if self.is_terminal(state):
-            margin = self.margin(state)
-            over = "South wins" if margin > 0 else "North wins" if margin else "draw"
-            return f"game over: {over}"
+            return f"game over: {outcome_text(self, state)}"
         return f"{'South' if state[1] == 0 else 'North'} to move (pits 1-{self.pits})"
 
     def board(self, state: KalahState) -> Board:
