@@ -151,10 +151,11 @@ def describe(spec: str, kind: str | None, as_json: bool) -> None:
     """Show a game, searcher, learner or model: its options with types, defaults and docs.
 
     A game (``kalah:pits=4``) also shows its encodings with their columns; a model file
-    (``runs/td/model.npz``) is shown as ``describe-model`` shows it.
+    (``runs/td/model.npz``, or ``@runs/td/model.npz`` as agent specs name it) is shown as
+    ``describe-model`` shows it.
     """
     if spec.endswith(".npz") and not kind:
-        _show_model(spec, as_json)
+        _show_model(spec.removeprefix("@"), as_json)
         return
     name, _ = parse_spec(spec)
     kinds = [kind] if kind else _kinds_named(name)

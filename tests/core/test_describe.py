@@ -72,6 +72,8 @@ def test_a_model_file_is_shown_as_describe_model_shows_it(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout == run_cli(None, "describe-model", str(path), strict=True).stdout
     assert "game:       kalah\n" in out.stdout
+    as_in_a_spec = run_cli(None, "describe", f"@{path}", strict=True)  # eval=@runs/td/model.npz
+    assert as_in_a_spec.returncode == 0 and as_in_a_spec.stdout == out.stdout, as_in_a_spec.stderr
 
 
 def test_a_path_is_not_a_name_and_the_error_says_what_a_spec_is():
