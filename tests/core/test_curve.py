@@ -106,3 +106,22 @@ def test_other_settings_or_a_directory_without_models_are_one_line_errors(run_di
     unknown = mindgames("curve", str(run_dir), "--vs", "nosuch", "--out", str(out))
     one_line_error(unknown, "nosuch")  # the bad agent is named, not the settings of the file
     assert "other settings" not in unknown.stderr
+
+
+def test_a_final_model_past_the_last_snapshot_is_its_own_starred_line(run_dir, tmp_path):
+    """A run stopped between snapshots: its model.npz is a point of its own, marked final."""
+    import shutil
+
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    last = max((copy / "snapshots").glob("*.npz"))
+    last.unlink()  # the snapshot the final model was; model.npz stays, at 100 games
+    assert [(p.games, p.final) for p in points(copy)][-1] == (100, True)
+    fresh = str(tmp_path / "curve.jsonl")  # the copy may hold another test's curve.jsonl
+    out = mindgames(
+        "curve", str(copy), "--vs", VS, "--games", "4", "--workers", "1", "--out", fresh
+    )
+    assert out.returncode == 0, out.stderr
+    rows = out.stdout.splitlines()
+    assert "(* the final model)" in out.stdout
+    assert [row.split()[0] for row in rows if row.split()[:1] == ["100*"]] == ["100*"]
