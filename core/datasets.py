@@ -174,6 +174,7 @@ def merge(parts: Sequence[tuple[str, DataSet]]) -> DataSet:
             raise DataSetError(
                 f"{name}: a data set of game {part.game!r}, but {parts[0][0]} is of {game!r}"
             )
+    _refuse_mixed_labels(parts)
     groups, offset = [], 0
     for _, part in parts:
         groups.append(part.groups - (part.groups.min() if len(part) else 0) + offset)
@@ -192,6 +193,39 @@ def merge(parts: Sequence[tuple[str, DataSet]]) -> DataSet:
         joined("weights"),
         {"merged": [{"file": name, **part.provenance} for name, part in parts]},
     )
+
+
+def label_meaning(provenance: Mapping[str, Any]) -> str | None:
+    """What a data set's labels are (``solve linear/48.0``, ``search``), from its labeller;
+    None when its provenance does not say (game records labelled by their results)."""
+    labeller = provenance.get("labeller")
+    if isinstance(labeller, Mapping):
+        kind = labeller.get("kind")
+        return (
+            f"solve {labeller.get('squash')}/{labeller.get('scale')}"
+            if kind == "solve"
+            else str(kind)
+        )
+    merged = provenance.get("merged")
+    if isinstance(merged, list):
+        meanings = {label_meaning(p) for p in merged if isinstance(p, Mapping)} - {None}
+        return meanings.pop() if len(meanings) == 1 else None
+    return None
+
+
+def _refuse_mixed_labels(parts: Sequence[tuple[str, DataSet]]) -> None:
+    """Labels of two scales (exact margins over 48 beside search values) would train a model on
+    a mixture no one asked for: one meaning per merge (a part without labels drops them all)."""
+    if any(part.labels is None for _, part in parts):
+        return
+    meanings = [(name, label_meaning(part.provenance)) for name, part in parts]
+    known = [(name, meaning) for name, meaning in meanings if meaning is not None]
+    for name, meaning in known[1:]:
+        if meaning != known[0][1]:
+            raise DataSetError(
+                f"{name}: labels by {meaning}, but {known[0][0]}'s are by {known[0][1]}: "
+                "label them alike before merging (mindgames data solve or data label)"
+            )
 
 
 def split_by_group(

@@ -89,6 +89,22 @@ def test_merge_keeps_groups_apart_and_refuses_another_game():
     assert merge([("a", a), ("u", sample(labels=False))]).labels is None
 
 
+def test_merge_refuses_labels_of_two_meanings():
+    """Exact margins over 48 beside search values would train on a mixture of two scales."""
+    a = sample(n=4)
+    solved = a.with_labels(a.labels, {"kind": "solve", "scale": 48.0, "squash": "linear"})
+    searched = a.with_labels(a.labels, {"kind": "search", "scale": 8.0, "squash": "tanh"})
+    with pytest.raises(DataSetError, match="b: labels by search, but a's are by solve linear/48.0"):
+        merge([("a", solved), ("b", searched)])
+    both = merge([("a", solved), ("b", solved)])
+    assert len(both.labels) == 8
+    with pytest.raises(DataSetError, match="c: labels by search, but ab's are by solve"):
+        merge([("ab", both), ("c", searched)])  # a merged set keeps its parts' meaning
+    # labels whose provenance does not say what they are (game results) join either kind
+    assert len(merge([("a", solved), ("r", sample(n=4))]).labels) == 8
+    assert merge([("a", solved), ("b", searched), ("u", sample(labels=False))]).labels is None
+
+
 def test_the_merge_command_names_the_files_that_cost_the_labels(tmp_path):
     for name, labels in (("a", True), ("b", True), ("u", False)):
         write_dataset(tmp_path / f"{name}.npz", sample(labels=labels))
