@@ -212,7 +212,8 @@ def _check_board(game: Game, state: State, moves: list) -> None:
             raise _fail(game, state, f"move_cells {path!r} are not cells of the board")
 
 
-def _check_state(game: Game, state: State, encodings: list[Encoding]) -> None:
+def _check_state(game: Game, state: State, encodings: list[Encoding]) -> list[tuple[object, State]]:
+    """The checks at one position; returns its children (the key check reads them too)."""
     try:
         hash(state)
     except TypeError:
@@ -238,10 +239,11 @@ def _check_state(game: Game, state: State, encodings: list[Encoding]) -> None:
             raise _fail(game, state, f"returns {returns!r} do not sum to zero")
         if any(abs(r) > 1 for r in returns):
             raise _fail(game, state, f"returns {returns!r} outside [-1, 1]")
-        return
+        return kids
     if not moves:
         raise _fail(game, state, "non-terminal state has no legal moves")
     _check_moves(game, state, moves)
+    return kids
 
 
 def _check_batches(game: Game, states: list[State], encodings: list[Encoding]) -> None:
@@ -350,8 +352,8 @@ def check_game(
     def visit(state: State) -> None:
         nonlocal positions
         positions += 1
-        _check_state(game, state, encodings)
-        _check_keys(game, [state] + [child for _, child in game.children(state)], keys)
+        kids = _check_state(game, state, encodings)
+        _check_keys(game, [state] + [child for _, child in kids], keys)
         visited.append(state)
 
     _check_perft(game)
