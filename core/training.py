@@ -206,8 +206,9 @@ class HistoryFile:
 
     def state(self, planned: tuple[str, int] | None) -> str:
         """Where the run stands by its file, rows from before a resume included, with the last
-        row's count of the learner's ``planned`` unit: ``after 22 history rows (games 550)``."""
-        self.close()
+        row's count of the learner's ``planned`` unit: ``after 22 history rows (games 550)``.
+        Every row is on disk already (``append_jsonl`` writes past the buffer), so the file
+        stays open for the caller to close."""
         rows = read_jsonl(self.path)
         key = planned[0] if planned else None
         count = f" ({key} {rows[-1][key]})" if rows and key in rows[-1] else ""
