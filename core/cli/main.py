@@ -81,7 +81,17 @@ def _register_core_commands() -> None:
     for module in (info, games):
         for command in module.COMMANDS:
             cli.add_command(command)
-    optionals = ("analyse", "data", "measure", "newgame", "play", "show", "tournament", "train")
+    optionals = (
+        "analyse",
+        "data",
+        "measure",
+        "newgame",
+        "play",
+        "replicates",
+        "show",
+        "tournament",
+        "train",
+    )
     for optional in (*optionals, "plot", "serve"):
         try:
             module = __import__(f"mindgames.cli.{optional}", fromlist=["COMMANDS"])

@@ -16,6 +16,7 @@ from mindgames.ratings import (
     pentanomial,
     score_from_elo,
     sprt_llr,
+    t_quantile,
 )
 
 K = 400 / math.log(10)  # Elo points per natural-log unit
@@ -193,3 +194,37 @@ def test_sprt_keeps_going_when_the_stream_sits_between_the_hypotheses():
     # alternating win and loss (score 1/2, Elo 0) between H0 = -20 and H1 = +20: few games settle
     verdict, _ = _run(Sprt(-20, 20), [2, 0] * 20)
     assert verdict == "continue"
+
+
+@pytest.mark.parametrize(
+    ("p", "df", "published"),
+    [  # Student's t table (two-sided 95%, 99%, 90%), and the normal limit
+        (0.975, 1, 12.706),
+        (0.975, 2, 4.303),
+        (0.975, 3, 3.182),
+        (0.975, 11, 2.201),
+        (0.975, 30, 2.042),
+        (0.995, 1, 63.657),
+        (0.995, 10, 3.169),
+        (0.95, 5, 2.015),
+        (0.975, 100000, 1.960),
+    ],
+)
+def test_t_quantiles_agree_with_the_published_table(p, df, published):
+    assert t_quantile(p, df) == pytest.approx(published, abs=5e-4)
+    assert t_quantile(1 - p, df) == pytest.approx(-published, abs=5e-4)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.floats(0.5, 0.999), st.integers(1, 60))
+def test_t_quantiles_grow_with_p_and_shrink_with_df(p, df):
+    q = t_quantile(p, df)
+    assert t_quantile(min(p + 0.0005, 0.9995), df) >= q >= t_quantile(p, df + 1) >= 0.0
+    assert q >= t_quantile(p, 100000) - 1e-9  # never below the normal quantile
+
+
+def test_t_quantile_refuses_what_has_no_quantile():
+    with pytest.raises(ValueError, match="degrees of freedom"):
+        t_quantile(0.975, 0)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        t_quantile(1.0, 3)
