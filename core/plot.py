@@ -90,7 +90,8 @@ def _lines(ax: Any, panel: Panel) -> None:
         colour = COLOURS[i % len(COLOURS)]
         ax.plot(s.x, s.y, marker="o", markersize=3, label=s.label, color=colour)
         if s.low is not None and s.high is not None:
-            ax.fill_between(s.x, s.low, s.high, alpha=0.2, color=colour, label="95% interval")
+            band = "95% interval" if len(panel.series) == 1 else None  # several: in the title
+            ax.fill_between(s.x, s.low, s.high, alpha=0.2, color=colour, label=band)
     labelled: set[str] = set()
     for x, what in panel.events:
         ax.axvline(

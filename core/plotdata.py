@@ -13,6 +13,8 @@ Three kinds of input, told apart by their files:
   the standings' Elo with intervals.
 
 A run directory that holds both a history and a curve is drawn as one figure with both.
+Several learning curves (``comparison_panels``) share one figure, a line each, so that runs of
+different seeds, configs or learners are compared on one Elo axis against the same reference.
 """
 
 from __future__ import annotations
@@ -188,6 +190,61 @@ def curve_panels(lines: Sequence[Mapping[str, Any]], where: str = CURVE) -> list
         Panel("Elo over training (95% interval)", unit, "Elo", (elo,)),
         Panel("score against the reference", unit, "score", (score,)),
     ]
+
+
+def comparison_panels(sources: Sequence[str | Path]) -> list[Panel]:
+    """The learning curves of several runs on shared axes: Elo with its 95% interval, and score.
+
+    The curves must be measured against the same reference (``vs``), or their Elo would not
+    share a zero. They are drawn against their common unit (games, generation, playouts);
+    curves counting different work (a TD run against an HG run) are drawn against training
+    seconds instead, the one axis on which different learners compare fairly.
+    """
+    curves = [(str(source), _curve_lines(source)) for source in sources]
+    refs = sorted({str(line.get("vs")) for _, lines in curves for line in lines})
+    if len(refs) > 1:
+        raise MindgamesError(
+            f"the curves are measured against different references ({', '.join(refs)}): "
+            "their Elo do not share a zero; measure them against one --vs"
+        )
+    units = {str(line.get("unit") or "games") for _, lines in curves for line in lines}
+    key, unit = ("games", units.pop()) if len(units) == 1 else ("seconds", "training seconds")
+    elo, score = [], []
+    for name, lines in curves:
+        known = [line for line in lines if isinstance(line.get(key), int | float)]
+        if not known:
+            raise MindgamesError(f"{name}: no curve points with a {key} count to plot")
+        try:
+            xs = tuple(float(line[key]) for line in known)
+            elo.append(
+                Series(
+                    name,
+                    xs,
+                    tuple(float(line["elo"]) for line in known),
+                    tuple(float(line["elo_low"]) for line in known),
+                    tuple(float(line["elo_high"]) for line in known),
+                )
+            )
+            score.append(Series(name, xs, tuple(float(line["score"]) for line in known)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MindgamesError(f"{name}: not a learning curve (a line lacks {exc})") from None
+    return [
+        Panel(f"Elo vs {refs[0]} over training (95% intervals)", unit, "Elo", tuple(elo)),
+        Panel("score against the reference", unit, "score", tuple(score)),
+    ]
+
+
+def _curve_lines(source: str | Path) -> list[dict[str, Any]]:
+    """The lines of a learning curve: ``RUN_DIR/curve.jsonl``, or a curve file itself."""
+    p = Path(source)
+    path = p / CURVE if p.is_dir() else p
+    if not path.is_file():
+        what = f"no {CURVE} (measure it with mindgames curve)" if p.is_dir() else "no such file"
+        raise MindgamesError(f"{p}: {what}")
+    lines = read_jsonl(path)
+    if not lines or not all("elo" in line and "model" in line for line in lines):
+        raise MindgamesError(f"{path}: not a learning curve (mindgames curve writes them)")
+    return lines
 
 
 def tournament_panels(report: Mapping[str, Any], where: str = REPORT) -> list[Panel]:

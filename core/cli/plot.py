@@ -15,29 +15,46 @@ def default_output(source: Path) -> Path:
 
 
 @click.command()
-@click.argument("source", metavar="RUN_DIR_OR_FILE", type=click.Path(path_type=Path))
+@click.argument(
+    "sources",
+    metavar="RUN_DIR_OR_FILE...",
+    nargs=-1,
+    required=True,
+    type=click.Path(path_type=Path),
+)
 @click.option(
     "-o",
     "--out",
     type=click.Path(path_type=Path),
-    help="The picture to write, .png or .svg (default: RUN_DIR/plot.png or FILE.png).",
+    help="The picture to write, .png or .svg (default: RUN_DIR/plot.png or FILE.png; "
+    "needed for several runs).",
 )
-def plot(source: Path, out: Path | None) -> None:
-    """Draw a training run (history and curve), a learning curve or a tournament.
+def plot(sources: tuple[Path, ...], out: Path | None) -> None:
+    """Draw a training run (history and curve), a learning curve or a tournament; or the
+    learning curves of several runs on shared axes.
 
     RUN_DIR_OR_FILE: a training run directory (history.jsonl, and curve.jsonl when
     `mindgames curve` has measured it), a tournament directory (report.json), or one of those
-    files. Needs the plot extra (matplotlib).
+    files. Several: runs measured by `mindgames curve` against the same --vs, drawn against
+    their common unit, or against training seconds when they count different work. Needs the
+    plot extra (matplotlib).
     """
     from mindgames.plot import draw, image_format, require_matplotlib
-    from mindgames.plotdata import panels_for
+    from mindgames.plotdata import comparison_panels, panels_for
 
-    target = out if out is not None else default_output(source)
+    if len(sources) > 1 and out is None:
+        raise click.UsageError("several runs make one picture: name it with -o FILE.png")
+    target = out if out is not None else default_output(sources[0])
     image_format(target)
     output_file(target)
     require_matplotlib()
-    kind, panels = panels_for(source)
-    axes = draw(panels, f"{kind}: {source}", target)
+    if len(sources) == 1:
+        kind, panels = panels_for(sources[0])
+        title = f"{kind}: {sources[0]}"
+    else:
+        kind, panels = f"{len(sources)} learning curves", comparison_panels(sources)
+        title = kind
+    axes = draw(panels, title, target)
     titles = "; ".join(p.title for p in panels)
     click.echo(f"wrote {target}: {kind}, {axes} axes ({titles})")
 

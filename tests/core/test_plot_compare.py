@@ -1,0 +1,81 @@
+"""``mindgames plot RUN RUN ...``: the learning curves of several real runs on shared axes."""
+
+from __future__ import annotations
+
+import pytest
+
+from mindgames.curve import CurveSettings, measure
+from mindgames.errors import MindgamesError
+from mindgames.files import read_jsonl
+from mindgames.plotdata import comparison_panels
+from mindgames.training import run
+from tests.core.test_plot import TD, mindgames, png_size, svg_axes
+from tests.plugins.test_hg import HG_CONFIG
+
+VS = "greedy:eval=material"
+
+
+def _trained(base, name, config, seed, vs=VS):
+    (base / f"{name}.toml").write_text(config, encoding="utf-8")
+    directory = run(base / f"{name}.toml", out=base / name, seed=seed).directory
+    measure(directory, CurveSettings(vs=vs, match_games=4), workers=1)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two seeds of a tiny TD run, an HG run (it counts generations) and a TD run measured
+    against another reference, each with its curve."""
+    base = tmp_path_factory.mktemp("compare")
+    return {
+        "td1": _trained(base, "td1", TD, 1),
+        "td2": _trained(base, "td2", TD, 2),
+        "hg": _trained(base, "hg", HG_CONFIG, 1),
+        "other": _trained(base, "other", TD, 3, vs="random"),
+    }
+
+
+def test_two_seeds_share_the_elo_axis_a_line_each_against_their_unit(runs):
+    elo, score = comparison_panels([runs["td1"], runs["td2"]])
+    assert [s.label for s in elo.series] == [str(runs["td1"]), str(runs["td2"])]
+    assert elo.xlabel == score.xlabel == "games" and VS in elo.title
+    for name, series in zip(("td1", "td2"), elo.series, strict=True):
+        assert series.low is not None and series.high is not None
+        bands = zip(series.low, series.y, series.high, strict=True)
+        assert all(lo <= y <= hi for lo, y, hi in bands)
+        curve = read_jsonl(runs[name] / "curve.jsonl")
+        assert series.x == tuple(float(line["games"]) for line in curve)  # its snapshots
+        assert series.y == tuple(line["elo"] for line in curve) and series.x[-1] == 60.0
+    assert elo.series[0].y != elo.series[1].y or score.series[0].y != score.series[1].y
+
+
+def test_runs_counting_different_work_are_drawn_against_training_seconds(runs):
+    elo, _ = comparison_panels([runs["td1"], runs["hg"]])
+    assert elo.xlabel == "training seconds"
+    td, hg = elo.series
+    # the x of each point is the training time its curve line copied from the history
+    assert len(hg.x) == 2 and all(x >= 0 for x in td.x + hg.x)
+    assert list(td.x) == sorted(td.x)
+
+
+def test_curves_against_other_references_or_runs_without_a_curve_are_refused(runs, tmp_path):
+    with pytest.raises(MindgamesError, match="different references .*measure them against one"):
+        comparison_panels([runs["td1"], runs["other"]])
+    (tmp_path / "bare").mkdir()
+    with pytest.raises(MindgamesError, match="bare: no curve.jsonl"):
+        comparison_panels([runs["td1"], tmp_path / "bare"])
+    history = runs["td1"] / "history.jsonl"
+    with pytest.raises(MindgamesError, match="not a learning curve"):
+        comparison_panels([runs["td1"], history])
+
+
+def test_the_command_draws_several_runs_into_one_picture(runs, tmp_path):
+    done = mindgames("plot", runs["td1"], runs["td2"], runs["hg"], "-o", tmp_path / "c.svg")
+    assert done.returncode == 0, done.stderr
+    assert "3 learning curves, 2 axes" in done.stdout
+    assert len(svg_axes(tmp_path / "c.svg")) == 2
+    png = mindgames("plot", runs["td1"], runs["td2"], "-o", tmp_path / "c.png")
+    assert png.returncode == 0 and min(png_size(tmp_path / "c.png")) > 300
+    unnamed = mindgames("plot", runs["td1"], runs["td2"])
+    assert unnamed.returncode == 2 and "-o FILE.png" in unnamed.stderr
+    assert not (runs["td1"] / "plot.png").exists()
