@@ -89,8 +89,9 @@ def _count(row: dict[str, Any], unit: str) -> int | None:
 
 
 def training_seconds(directory: str | Path, unit: str = "games") -> dict[int, float]:
-    """Training time so far at each history row's count (``elapsed``), when recorded."""
-    out = {}
+    """Training time so far at each history row's count (``elapsed``), when recorded; 0 at a
+    count of 0 that no row holds (the initial model: nothing trained yet)."""
+    out = {0: 0.0}
     for row in read_history(directory):
         count = _count(row, unit)
         if count is not None and isinstance(row.get("elapsed"), (int, float)):

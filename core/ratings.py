@@ -300,21 +300,25 @@ def t_quantile(p: float, df: int) -> float:
 
 
 def _t_cdf(t: float, df: int) -> float:
-    """P(T <= t) for t >= 0: 1 - I_x(df/2, 1/2) / 2 with x = df / (df + t^2)."""
-    return 1.0 - 0.5 * _incomplete_beta(df / (df + t * t), df / 2.0, 0.5)
+    """P(T <= t) for t >= 0: 1 - I_x(df/2, 1/2) / 2 with x = df / (df + t^2).
+
+    Near t = 0, x is within rounding of 1, so there the symmetric form 1 - I_y(1/2, df/2) with
+    y = t^2 / (df + t^2) is used, y computed directly rather than as 1 - x."""
+    a, b = df / 2.0, 0.5
+    x, y = df / (df + t * t), t * t / (df + t * t)
+    if x > (a + 1.0) / (a + b + 2.0):  # the fraction converges fast only below this point
+        return 0.5 + 0.5 * _beta_fraction(y, b, a)
+    return 1.0 - 0.5 * _beta_fraction(x, a, b)
 
 
-def _incomplete_beta(x: float, a: float, b: float) -> float:
-    """The regularised incomplete beta function I_x(a, b), by its continued fraction (Lentz)."""
+def _beta_fraction(x: float, a: float, b: float) -> float:
+    """The regularised incomplete beta function I_x(a, b) by its continued fraction (Lentz),
+    for x at most (a + 1) / (a + b + 2), where the fraction converges quickly."""
     if x <= 0.0:
         return 0.0
-    if x >= 1.0:
-        return 1.0
     front = math.exp(
         math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
     )
-    if x > (a + 1.0) / (a + b + 2.0):  # the fraction converges fast only on this side
-        return 1.0 - _incomplete_beta(1.0 - x, b, a)
     tiny = 1e-300
     c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
     d = 1.0 / (d if abs(d) > tiny else tiny)

@@ -70,11 +70,14 @@ def test_every_model_of_the_run_gets_one_line_with_its_result(run_dir, measured)
         assert line["elo_low"] <= line["elo"] <= line["elo_high"]
         assert line["vs"] == VS and line["depth"] == 2 and line["match_games"] == 10
     # each point carries the training time that history.jsonl recorded at its games count
-    # (none at 0 games, which has no history row): a copied record, nothing timed here
+    # (0 at 0 games, the initial model, which has no history row): a copied record, nothing
+    # timed here
     recorded = {row["games"]: row["elapsed"] for row in read_jsonl(run_dir / "history.jsonl")}
     copied = [line["seconds"] for line in lines]
-    assert copied == [recorded.get(line["games"]) for line in lines]
-    assert copied[0] is None and copied[-1] is not None
+    assert copied == [
+        recorded.get(line["games"], 0.0 if line["games"] == 0 else None) for line in lines
+    ]
+    assert copied[0] == 0.0 and 0 not in recorded and copied[-1] is not None
 
 
 def test_a_killed_curve_resumes_without_replaying_finished_points(run_dir, measured, tmp_path):

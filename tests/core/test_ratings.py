@@ -223,6 +223,12 @@ def test_t_quantiles_grow_with_p_and_shrink_with_df(p, df):
     assert q >= t_quantile(p, 100000) - 1e-9  # never below the normal quantile
 
 
+def test_t_quantiles_just_above_the_median_follow_the_density_at_zero():
+    # P(0 < T < t) is about t times the density at 0, 1 / (2 sqrt 2) for 2 degrees of freedom;
+    # computing 1 - x there instead of t^2 / (df + t^2) lost it to rounding
+    assert t_quantile(0.5 + 1e-6, 2) == pytest.approx(1e-6 * 2 * math.sqrt(2), rel=1e-6)
+
+
 def test_t_quantile_refuses_what_has_no_quantile():
     with pytest.raises(ValueError, match="degrees of freedom"):
         t_quantile(0.975, 0)
