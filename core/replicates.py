@@ -83,12 +83,23 @@ def read_run(path: str | Path) -> Run:
         if wrong or record.get("score") not in _SCORES:
             what = ", ".join(wrong) if wrong else "score"
             raise MindgamesError(f"{path}:{number}: not a game record of a match (no valid {what})")
+    indices = [r["index"] for r in records]
+    if len(set(indices)) < len(indices):
+        twice = next(i for i in indices if indices.count(i) > 1)
+        raise MindgamesError(
+            f"{path}: game {twice} is in the file twice: one match, each game once"
+        )
     agents = sorted({r["first"] for r in records} | {r["second"] for r in records})
     games = {r["game"] for r in records}
     if len(agents) != 2 or len(games) != 1:
         held = f"{len(agents)} agents" if len(agents) != 2 else f"{len(games)} games"
         raise MindgamesError(f"{path}: not one match of two agents ({held})")
-    a = next(r["first"] for r in sorted(records, key=lambda r: r["index"]) if r["index"] % 2 == 0)
+    even = sorted((r["index"], r["first"]) for r in records if r["index"] % 2 == 0)
+    if not even:
+        raise MindgamesError(
+            f"{path}: no even-numbered game, so the match's first agent is unknown"
+        )
+    a = even[0][1]
     b = agents[1] if agents[0] == a else agents[0]
     report = build_report([a, b], records, anchor=b)
     row = next(s for s in report["standings"] if s["agent"] == a)

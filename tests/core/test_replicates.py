@@ -79,10 +79,16 @@ def test_files_that_are_not_one_match_of_two_agents_are_refused(tmp_path):
         read_run(tmp_path / "empty.jsonl")
     with pytest.raises(MindgamesError, match="no such file"):
         read_run(tmp_path / "missing.jsonl")
-    third = json.loads(lines[0]) | {"second": "alphabeta:depth=1,eval=material"}
+    third = json.loads(lines[0]) | {"second": "alphabeta:depth=1,eval=material", "index": 8}
     (tmp_path / "three.jsonl").write_text("\n".join([*lines, json.dumps(third)]) + "\n")
     with pytest.raises(MindgamesError, match="not one match of two agents \\(3 agents\\)"):
         read_run(tmp_path / "three.jsonl")
+    (tmp_path / "twice.jsonl").write_text("\n".join([*lines, lines[3]]) + "\n")
+    with pytest.raises(MindgamesError, match="game 3 is in the file twice"):
+        read_run(tmp_path / "twice.jsonl")
+    (tmp_path / "odd.jsonl").write_text("\n".join(lines[1::2]) + "\n")
+    with pytest.raises(MindgamesError, match="no even-numbered game"):
+        read_run(tmp_path / "odd.jsonl")
     scoreless = json.loads(lines[2]) | {"score": "won"}
     (tmp_path / "bad.jsonl").write_text("\n".join([lines[0], json.dumps(scoreless)]) + "\n")
     with pytest.raises(MindgamesError, match="bad.jsonl:2: not a game record .*score"):
