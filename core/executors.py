@@ -110,7 +110,7 @@ def open_executor(workers: int | None = None, scheduler: str | None = None) -> I
     """The executor for ``workers`` and ``scheduler`` (see the module docstring)."""
     n = default_workers() if workers is None else workers
     if n < 1:
-        raise MindgamesError(f"--workers must be at least 1, got {n}")
+        raise MindgamesError(f"workers must be at least 1, got {n}")
     if scheduler:
         with _dask_executor(n, scheduler) as executor:
             yield executor
@@ -139,7 +139,7 @@ def _dask_executor(workers: int, scheduler: str) -> Iterator[Executor]:
         from distributed import Client, LocalCluster
     except ImportError:
         raise MindgamesError(
-            "--scheduler needs Dask distributed: pip install 'mindgames[dask]'"
+            "scheduler: Dask distributed is not installed: pip install 'mindgames[dask]'"
         ) from None
     _single_threaded_workers()
     if scheduler == "local":
@@ -154,13 +154,13 @@ def _dask_executor(workers: int, scheduler: str) -> Iterator[Executor]:
     else:
         if not scheduler.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
             raise MindgamesError(
-                f"--scheduler {scheduler!r}: expected 'local' or an address like tcp://host:8786"
+                f"scheduler {scheduler!r}: expected 'local' or an address like tcp://host:8786"
             )
         cluster = None
         try:
             client = Client(scheduler, timeout="10s")
         except OSError as exc:
-            raise MindgamesError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+            raise MindgamesError(f"scheduler {scheduler}: cannot connect: {exc}") from None
     try:
         yield client.get_executor(pure=False)
     finally:

@@ -79,3 +79,13 @@ def test_data_labelled_on_a_dask_cluster_is_the_same(cluster, tmp_path, kind):
     serial, dask = read_dataset(tmp_path / "serial.npz"), read_dataset(tmp_path / "dask.npz")
     assert serial.labels is not None and np.array_equal(dask.labels, serial.labels)
     assert np.array_equal(dask.positions, serial.positions)
+
+
+@pytest.mark.slow
+def test_an_unreachable_scheduler_is_one_line_naming_it(tmp_path):
+    done = CliRunner().invoke(
+        cli, ["match", "random", "random", "--game", GAME, "--scheduler", "tcp://127.0.0.1:9"]
+    )
+    assert done.exit_code == 2
+    assert done.output.count("\n") == 1
+    assert "scheduler tcp://127.0.0.1:9: cannot connect" in done.output

@@ -1,4 +1,5 @@
-"""Executors: an error inside a process pool stops its workers and comes out unchanged."""
+"""Executors: an error inside a process pool stops its workers and comes out unchanged; bad
+worker counts and scheduler addresses are one clear error."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 
 import pytest
 
+from mindgames.errors import MindgamesError
 from mindgames.executors import open_executor
 
 
@@ -53,3 +55,11 @@ def test_stopping_a_pool_whose_futures_were_cancelled_prints_nothing(tmp_path):
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert done.stdout == "stopped\n"
     assert done.stderr == ""  # Python 3.11's manager thread raised InvalidStateError here
+
+
+def test_no_workers_or_a_scheduler_that_is_no_address_is_one_clear_error():
+    with pytest.raises(MindgamesError, match="workers must be at least 1, got 0"), open_executor(0):
+        pass
+    bad = "scheduler 'cluster:8786': expected 'local' or an"
+    with pytest.raises(MindgamesError, match=bad), open_executor(2, "cluster:8786"):
+        pass
