@@ -4,6 +4,7 @@ A pairing whose model offers what the learner needs trains (a little) and its mo
 any other is refused before any work, in one line naming both, and leaves no run behind: the
 learner's declared needs, or the needs of an option it was given (Layered Learning's default
 fitter, RPROP, needs gradients). No pairing passes the checks only to fail inside training.
+And for every learner the seed decides all it draws: same seed, same run; another seed, another.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from click.testing import CliRunner
 from mindgames.agent import build_agent, build_evaluator
 from mindgames.cli.main import cli
 from mindgames.errors import CapabilityError
+from mindgames.modelfile import read_model_file
 from mindgames.registry import get_registry
 from mindgames.training import load_config, read_history, run
 
@@ -111,3 +113,31 @@ def test_material_pairs_with_no_learner_and_linear_with_every_one(base):
                     run(config, out=base / f"ends-{learner}-{model}")
             else:
                 assert run(config, out=base / f"ends-{learner}-{model}").model_path.exists()
+
+
+#: history columns that time the run (they differ between any two runs)
+TIMES = {"seconds", "elapsed", "start_seconds"}
+
+
+def _trained(base, learner, seed, name):
+    options = LEARNERS[learner].replace("DATA", str(base / "solved.npz"))
+    config = base / f"{name}.toml"
+    config.write_text(
+        f'game = "{GAME}"\nseed = {seed}\neval = {MODELS["mlp"]}\nlearner = {options}\n',
+        encoding="utf-8",
+    )
+    trained = run(config, out=base / name)
+    rows = [{k: v for k, v in r.items() if k not in TIMES} for r in read_history(trained.directory)]
+    return rows, read_model_file(trained.model_path)[1]
+
+
+@pytest.mark.parametrize("learner", sorted(LEARNERS))
+def test_the_seed_decides_everything_a_learner_draws(learner, base):
+    """Same seed, same history and model to the bit; another seed, another model (so the seed
+    reaches the random choices rather than some fixed or global stream)."""
+    rows, model = _trained(base, learner, 1, f"seed-{learner}-a")
+    again_rows, again = _trained(base, learner, 1, f"seed-{learner}-b")
+    _, other = _trained(base, learner, 2, f"seed-{learner}-c")
+    assert again_rows == rows
+    assert all(np.array_equal(again[k], model[k]) for k in model)
+    assert any(not np.array_equal(other[k], model[k]) for k in model if k in other)
