@@ -240,6 +240,8 @@ def _curve_lines(source: str | Path) -> list[dict[str, Any]]:
     path = p / CURVE if p.is_dir() else p
     if not path.is_file():
         what = f"no {CURVE} (measure it with mindgames curve)" if p.is_dir() else "no such file"
+        if (p / REPORT).is_file():
+            what = "a tournament: several sources are drawn only as learning curves"
         raise MindgamesError(f"{p}: {what}")
     lines = read_jsonl(path)
     if not lines or not all("elo" in line and "model" in line for line in lines):

@@ -65,6 +65,10 @@ def test_curves_against_other_references_or_runs_without_a_curve_are_refused(run
     (tmp_path / "bare").mkdir()
     with pytest.raises(MindgamesError, match="bare: no curve.jsonl"):
         comparison_panels([runs["td1"], tmp_path / "bare"])
+    (tmp_path / "tournament").mkdir()
+    (tmp_path / "tournament" / "report.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(MindgamesError, match="a tournament: several sources are drawn only as"):
+        comparison_panels([runs["td1"], tmp_path / "tournament"])
     history = runs["td1"] / "history.jsonl"
     with pytest.raises(MindgamesError, match="not a learning curve"):
         comparison_panels([runs["td1"], history])
