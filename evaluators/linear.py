@@ -67,6 +67,18 @@ class Linear(Model):
         self._tanh = output == "tanh"
         self._refresh_py()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles rebuild the model from its vector: ``_w`` is a view into it,
+        which ``copy.deepcopy`` and ``pickle`` would otherwise detach from ``set_params``."""
+        options = {
+            "output": self.output,
+            "bias": self.bias,
+            "names": self.names,
+            "index": self.index,
+            "ridge": self.ridge,
+        }
+        return (_rebuild, (type(self), self._p, options))
+
     # --- values ----------------------------------------------------------------------------
     def _pre(self, x: np.ndarray) -> float:
         if self.index is not None:
@@ -205,3 +217,8 @@ def create(config: LinearConfig, columns: Sequence[str], rng: np.random.Generato
     return Linear(
         params, output=config.output, bias=config.bias, names=names, index=index, ridge=config.ridge
     )
+
+
+def _rebuild(cls: type[Linear], params: np.ndarray, options: dict[str, Any]) -> Linear:
+    """``Linear.__reduce__``'s constructor call (``__reduce__`` passes no keyword arguments)."""
+    return cls(params, **options)

@@ -119,6 +119,7 @@ class MLP(Model):
         self._fast: tuple[np.ndarray, np.ndarray, np.ndarray, float] | None = None
         #: indices of the parameters that exist (None: all), the first layer's mask applied
         self._live: np.ndarray | None = None
+        self._mask = None if mask is None else np.array(mask, dtype=bool)
         if mask is not None:
             alive = np.ones(size, dtype=bool)
             alive[self._slices[0][0]] = np.asarray(mask, dtype=bool).ravel()
@@ -126,6 +127,14 @@ class MLP(Model):
             self._live = np.flatnonzero(alive)
             name, _, fan_in = self._groups[0]
             self._groups[0] = (name, int(np.count_nonzero(mask)) + self.hidden[0], fan_in)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles rebuild the net from its vector: the layers are views into it,
+        which ``copy.deepcopy`` and ``pickle`` would otherwise turn into detached arrays that a
+        later ``set_params`` no longer reaches."""
+        options = {"groups": self.groups, "mask": self._mask, "input_sum": self.input_sum}
+        args = (self._p, self.inputs, self.hidden, self.activation, self.direct)
+        return (_rebuild, (type(self), args, options))
 
     # --- values ----------------------------------------------------------------------------
     def _prepare(self) -> None:
@@ -388,6 +397,11 @@ class MLP(Model):
             mask=mask,
             input_sum=bool(config.get("input_sum", False)),
         )
+
+
+def _rebuild(cls: type[MLP], args: tuple[Any, ...], options: dict[str, Any]) -> MLP:
+    """``MLP.__reduce__``'s constructor call (``__reduce__`` passes no keyword arguments)."""
+    return cls(*args, **options)
 
 
 def group_mask(
