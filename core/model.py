@@ -18,6 +18,7 @@ With ``encode_py`` but no ``value_py``, ``evaluate`` feeds ``value`` one array b
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -262,6 +263,12 @@ class Evaluator:
 
             self.steps = (encode, value)
         self.evaluate = evaluate
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Evaluator:
+        """A copy with its own model, and ``evaluate`` made anew for that model: the function
+        made in ``__init__`` holds the model's own methods, so a plain deep copy would keep
+        evaluating with the original. The encoding, a stateless value, is shared."""
+        return Evaluator(self.encoding, copy.deepcopy(self.model, memo))
 
     def evaluate_batch(self, states: Sequence[State]) -> np.ndarray:
         if not states:

@@ -1,7 +1,8 @@
 """A copied or pickled model is a whole, independent model: ``set_params`` on the copy changes the
 copy's values (as it would those of a model rebuilt from the same saved form) and leaves the
 original's alone. The MLP's layers are views into its parameter vector; ``copy.deepcopy`` and
-``pickle`` used to detach them, so a copy ignored every later ``set_params``."""
+``pickle`` used to detach them, so a copy ignored every later ``set_params``. A deep-copied
+``Evaluator`` evaluates with its own model (its ``evaluate`` used to keep the original's)."""
 
 from __future__ import annotations
 
@@ -81,3 +82,18 @@ def test_a_copy_takes_new_parameters_and_the_original_keeps_its_own(game_spec, s
     assert [twin.value(x) for x in xs] == [rebuilt.value(x) for x in xs]
     assert [twin.value(x) for x in xs] != before
     assert [model.value(x) for x in xs] == before
+
+
+@pytest.mark.parametrize(("game_spec", "spec"), MODELS, ids=lambda v: str(v)[:40])
+def test_a_copied_evaluator_evaluates_with_its_own_model(game_spec, spec):
+    registry = get_registry()
+    game = registry.game(game_spec)
+    evaluator = build_evaluator(registry, game, spec, seed=3)
+    state = game.children(game.initial_state())[0][1]
+    before = evaluator.evaluate(state)
+    twin = copy.deepcopy(evaluator)
+    twin.model.set_params(twin.model.get_params() + 0.5)
+    x = np.asarray(twin.encoding.encode(state), dtype=float)
+    assert twin.evaluate(state) == pytest.approx(twin.model.value(x)) != before
+    assert twin.evaluate_batch([state])[0] == pytest.approx(twin.evaluate(state))
+    assert evaluator.evaluate(state) == before
