@@ -22,3 +22,15 @@ def registry():
     from support.tinymodel import TinyModelPlugin
 
     return registry_with(("tictactoe", TicTacToePlugin()), ("tinymodel", TinyModelPlugin()))
+
+
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """The tcp:// address of a real Dask LocalCluster of two worker processes, shared by the
+    tests that run work on Dask the way a user's cluster is reached."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    ) as local:
+        yield local.scheduler_address

@@ -1,7 +1,7 @@
 """Every command with ``--scheduler`` gives on a real Dask cluster what it gives in one process:
 ``match``, ``curve``, ``quality``, ``data label`` and ``data solve``. One LocalCluster (two
-worker processes) serves them all through its tcp:// address, the way a user's cluster is
-reached."""
+worker processes, ``dask_cluster`` in conftest.py) serves them all through its tcp:// address,
+the way a user's cluster is reached."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from distributed import LocalCluster
 
 from mindgames.cli.main import cli
 from mindgames.datasets import read_dataset
@@ -25,29 +24,21 @@ learner = { name = "td", games = 20, batch = 10, checkpoint_every = 10 }
 """
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
-    ) as local:
-        yield local.scheduler_address
-
-
 def mindgames(*args) -> str:
     done = CliRunner().invoke(cli, [str(a) for a in args])
     assert done.exit_code == 0, done.output
     return done.stdout
 
 
-def both(cluster, *args) -> tuple[str, str]:
+def both(cluster: str, *args) -> tuple[str, str]:
     """The command's output in this process and on the cluster."""
     return mindgames(*args, "--workers", "1"), mindgames(*args, "--scheduler", cluster)
 
 
 @pytest.mark.slow
-def test_a_match_on_a_dask_cluster_is_the_match_in_one_process(cluster):
+def test_a_match_on_a_dask_cluster_is_the_match_in_one_process(dask_cluster):
     serial, dask = both(
-        cluster, "match", "alphabeta:depth=2,eval=material", "random", "--game", GAME,
+        dask_cluster, "match", "alphabeta:depth=2,eval=material", "random", "--game", GAME,
         "--games", "8", "--seed", "4", "--json",
     )  # fmt: skip
     assert json.loads(dask) == json.loads(serial)
@@ -55,25 +46,26 @@ def test_a_match_on_a_dask_cluster_is_the_match_in_one_process(cluster):
 
 
 @pytest.mark.slow
-def test_a_curve_and_quality_on_a_dask_cluster_are_the_same(cluster, tmp_path):
+def test_a_curve_and_quality_on_a_dask_cluster_are_the_same(dask_cluster, tmp_path):
     (tmp_path / "td.toml").write_text(TD, encoding="utf-8")
     directory = run(tmp_path / "td.toml", out=tmp_path / "run").directory
     curve = ("curve", directory, "--vs", "random", "--games", "4", "--json")
     serial = mindgames(*curve, "--workers", "1", "--out", tmp_path / "serial.jsonl")
-    dask = mindgames(*curve, "--scheduler", cluster, "--out", tmp_path / "dask.jsonl")
+    dask = mindgames(*curve, "--scheduler", dask_cluster, "--out", tmp_path / "dask.jsonl")
     assert dask == serial and len(serial.splitlines()) >= 2
     quality = ("quality", GAME, "--agent", "alphabeta:depth=1,eval=material", "--count", "15",
                "--max-pieces", "none", "--min-plies", "4", "--json")  # fmt: skip
-    serial, dask = both(cluster, *quality)
+    serial, dask = both(dask_cluster, *quality)
     assert dask == serial and json.loads(serial.splitlines()[0])["positions"] == 15
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["label", "solve"])
-def test_data_labelled_on_a_dask_cluster_is_the_same(cluster, tmp_path, kind):
+def test_data_labelled_on_a_dask_cluster_is_the_same(dask_cluster, tmp_path, kind):
     mindgames("data", "generate", GAME, "--plies", "2-8", "--count", "30", "-o", tmp_path / "d.npz")
     extra = ("--agent", "alphabeta:depth=3,eval=material") if kind == "label" else ()
-    for where, executor in (("serial", ("--workers", "1")), ("dask", ("--scheduler", cluster))):
+    executors = {"serial": ("--workers", "1"), "dask": ("--scheduler", dask_cluster)}
+    for where, executor in executors.items():
         mindgames("data", kind, tmp_path / "d.npz", *extra, *executor, "--quiet",
                   "-o", tmp_path / f"{where}.npz")  # fmt: skip
     serial, dask = read_dataset(tmp_path / "serial.npz"), read_dataset(tmp_path / "dask.npz")

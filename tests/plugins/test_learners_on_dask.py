@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from distributed import LocalCluster
 
 from mindgames.modelfile import read_model_file
 from mindgames.training import read_history, run
@@ -38,14 +37,6 @@ LEARNERS = {
 TIMES = {"seconds", "elapsed", "start_seconds"}
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
-    ) as local:
-        yield local.scheduler_address
-
-
 def _train(folder, learner, executor):
     model, options = LEARNERS[learner]
     options = options.replace(" }", f", {executor} }}")
@@ -62,12 +53,12 @@ def _train(folder, learner, executor):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("learner", sorted(LEARNERS))
-def test_a_learner_gives_the_same_run_on_a_dask_cluster(learner, cluster, tmp_path):
+def test_a_learner_gives_the_same_run_on_a_dask_cluster(learner, dask_cluster, tmp_path):
     (tmp_path / "serial").mkdir()
     (tmp_path / "dask").mkdir()
     serial_rows, serial_model = _train(tmp_path / "serial", learner, "workers = 1")
     dask_rows, dask_model = _train(
-        tmp_path / "dask", learner, f'workers = 2, scheduler = "{cluster}"'
+        tmp_path / "dask", learner, f'workers = 2, scheduler = "{dask_cluster}"'
     )
     assert serial_rows and dask_rows == serial_rows
     assert sorted(dask_model) == sorted(serial_model)
