@@ -27,10 +27,11 @@ def registry():
 @pytest.fixture(scope="session")
 def dask_cluster():
     """The tcp:// address of a real Dask LocalCluster of two worker processes, shared by the
-    tests that run work on Dask the way a user's cluster is reached."""
+    tests that run work on Dask the way a user's cluster is reached. Its HTTP server takes a free
+    port, leaving 8787 to the LocalCluster that ``--scheduler local`` starts in other tests."""
     from distributed import LocalCluster
 
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
     ) as local:
         yield local.scheduler_address
