@@ -29,6 +29,7 @@ import attrs
 
 from mindgames.errors import MindgamesError
 from mindgames.files import read_jsonl
+from mindgames.training import CONFIG_FILE
 
 HISTORY = "history.jsonl"
 CURVE = "curve.jsonl"
@@ -196,9 +197,10 @@ def comparison_panels(sources: Sequence[str | Path]) -> list[Panel]:
     """The learning curves of several runs on shared axes: Elo with its 95% interval, and score.
 
     The curves must be measured against the same reference (``vs``), or their Elo would not
-    share a zero. They are drawn against their common unit (games, generation, playouts);
-    curves counting different work (a TD run against an HG run) are drawn against training
-    seconds instead, the one axis on which different learners compare fairly.
+    share a zero. Runs of one learner counting one unit (games, generation, playouts) are drawn
+    against it; runs of different learners -- or whose learner is unknown (a curve file away
+    from its run's ``config.json``) -- are drawn against training seconds, the one axis on which
+    different learners compare fairly, since one learner's game or generation is not another's.
     """
     curves = [(str(source), _curve_lines(source)) for source in sources]
     refs = sorted({str(line.get("vs")) for _, lines in curves for line in lines})
@@ -208,30 +210,48 @@ def comparison_panels(sources: Sequence[str | Path]) -> list[Panel]:
             "their Elo do not share a zero; measure them against one --vs"
         )
     units = {str(line.get("unit") or "games") for _, lines in curves for line in lines}
-    key, unit = ("games", units.pop()) if len(units) == 1 else ("seconds", "training seconds")
+    learners = {_learner_of(source) for source in sources}
+    if len(units) == 1 and len(learners) == 1 and None not in learners:
+        key, unit = "games", units.pop()
+    else:
+        key, unit = "seconds", "training seconds"
     elo, score = [], []
     for name, lines in curves:
-        known = [line for line in lines if isinstance(line.get(key), int | float)]
-        if not known:
-            raise MindgamesError(f"{name}: no curve points with a {key} count to plot")
+        if any(not isinstance(line.get(key), int | float) for line in lines):
+            what = "training time (its learner records no elapsed)" if key == "seconds" else "count"
+            raise MindgamesError(
+                f"{name}: a curve point has no {what}, so it cannot share an axis with the "
+                "other runs"
+            )
         try:
-            xs = tuple(float(line[key]) for line in known)
+            xs = tuple(float(line[key]) for line in lines)
             elo.append(
                 Series(
                     name,
                     xs,
-                    tuple(float(line["elo"]) for line in known),
-                    tuple(float(line["elo_low"]) for line in known),
-                    tuple(float(line["elo_high"]) for line in known),
+                    tuple(float(line["elo"]) for line in lines),
+                    tuple(float(line["elo_low"]) for line in lines),
+                    tuple(float(line["elo_high"]) for line in lines),
                 )
             )
-            score.append(Series(name, xs, tuple(float(line["score"]) for line in known)))
+            score.append(Series(name, xs, tuple(float(line["score"]) for line in lines)))
         except (KeyError, TypeError, ValueError) as exc:
             raise MindgamesError(f"{name}: not a learning curve (a line lacks {exc})") from None
     return [
         Panel(f"Elo vs {refs[0]} over training (95% intervals)", unit, "Elo", tuple(elo)),
         Panel("score against the reference", unit, "score", tuple(score)),
     ]
+
+
+def _learner_of(source: str | Path) -> str | None:
+    """The learner that trained the run ``source`` (its directory's ``config.json``), if known."""
+    p = Path(source)
+    config = (p if p.is_dir() else p.parent) / CONFIG_FILE
+    try:
+        learner = json.loads(config.read_text(encoding="utf-8"))["config"]["learner"]["name"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return learner if isinstance(learner, str) else None
 
 
 def _curve_lines(source: str | Path) -> list[dict[str, Any]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mindgames.curve import CurveSettings, measure
@@ -13,6 +15,12 @@ from tests.core.test_plot import TD, mindgames, png_size, svg_axes
 from tests.plugins.test_hg import HG_CONFIG
 
 VS = "greedy:eval=material"
+COEVOLUTION = """\
+game = "kalah:pits=3,seeds=3"
+eval = { model = "mlp", encoding = "kalah14", hidden = [3] }
+learner = { name = "coevolution", generations = 2, parents = 3, games = 2, \
+search = "alphabeta:depth=1" }
+"""
 
 
 def _trained(base, name, config, seed, vs=VS):
@@ -29,6 +37,7 @@ def runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("compare")
     return {
         "td1": _trained(base, "td1", TD, 1),
+        "co": _trained(base, "co", COEVOLUTION, 1),
         "td2": _trained(base, "td2", TD, 2),
         "hg": _trained(base, "hg", HG_CONFIG, 1),
         "other": _trained(base, "other", TD, 3, vs="random"),
@@ -57,6 +66,25 @@ def test_runs_counting_different_work_are_drawn_against_training_seconds(runs):
     for name, series in zip(("td1", "hg"), elo.series, strict=True):
         copied = tuple(float(line["seconds"]) for line in read_jsonl(runs[name] / CURVE))
         assert series.x == copied
+
+
+def test_learners_counting_the_same_unit_still_compare_on_training_seconds(runs):
+    # TD's games are its self-play games; co-evolution's are every game of its population
+    elo, _ = comparison_panels([runs["td1"], runs["co"]])
+    assert elo.xlabel == "training seconds"
+
+
+def test_a_curve_away_from_its_run_is_of_an_unknown_learner_so_drawn_against_seconds(
+    runs, tmp_path
+):
+    (tmp_path / "away.jsonl").write_bytes((runs["td2"] / CURVE).read_bytes())
+    elo, _ = comparison_panels([runs["td1"], tmp_path / "away.jsonl"])
+    assert elo.xlabel == "training seconds"
+    lines = read_jsonl(runs["td2"] / CURVE)
+    lines[-1]["seconds"] = None  # a learner that records no elapsed
+    (tmp_path / "untimed.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    with pytest.raises(MindgamesError, match="untimed.jsonl: a curve point has no training time"):
+        comparison_panels([runs["td1"], tmp_path / "untimed.jsonl"])
 
 
 def test_curves_against_other_references_or_runs_without_a_curve_are_refused(runs, tmp_path):
