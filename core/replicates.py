@@ -34,14 +34,17 @@ class Run:
 
     path: str
     game: str
-    a: str
-    b: str
+    agent: str  # the match's first agent (A), whose side the figures are from
+    opponent: str
     wins: int
     draws: int
     losses: int
     elo: float
     elo_low: float
     elo_high: float
+    #: one side scored nothing (no win, no draw), so the fit added a virtual draw: a finite Elo
+    #: that grows with the match's length rather than a measurement of it (``ratings.fit_elo``)
+    elo_regularised: bool = False
 
     @property
     def games(self) -> int:
@@ -99,21 +102,22 @@ def read_run(path: str | Path) -> Run:
         raise MindgamesError(
             f"{path}: no even-numbered game, so the match's first agent is unknown"
         )
-    a = even[0][1]
-    b = agents[1] if agents[0] == a else agents[0]
-    report = build_report([a, b], records, anchor=b)
-    row = next(s for s in report["standings"] if s["agent"] == a)
+    agent = even[0][1]
+    opponent = agents[1] if agents[0] == agent else agents[0]
+    report = build_report([agent, opponent], records, anchor=opponent)
+    row = next(s for s in report["standings"] if s["agent"] == agent)
     return Run(
         path=str(path),
         game=games.pop(),
-        a=a,
-        b=b,
+        agent=agent,
+        opponent=opponent,
         wins=row["wins"],
         draws=row["draws"],
         losses=row["losses"],
         elo=row["elo"],
         elo_low=row["elo_low"],
         elo_high=row["elo_high"],
+        elo_regularised=bool(report["elo_regularised"]),
     )
 
 
@@ -126,11 +130,12 @@ def summarise(runs: Sequence[Run], level: float = 0.95) -> Summary:
     games = sorted({r.game for r in runs})
     if len(games) > 1:
         raise MindgamesError(f"the runs are matches of different games: {', '.join(games)}")
-    firsts = {r.a: r.path for r in runs}
+    firsts = {r.agent: r.path for r in runs}
     for run in runs:
-        if run.b in firsts:
+        if run.opponent in firsts:
             raise MindgamesError(
-                f"{run.path}: its second agent {run.b} is the first agent of {firsts[run.b]}: "
+                f"{run.path}: its second agent {run.opponent} is the first agent of "
+                f"{firsts[run.opponent]}: "
                 "give each run's match its two roles in the same order"
             )
     seen: dict[str, str] = {}
@@ -163,6 +168,12 @@ def text(summary: Summary) -> str:
         lines.append(
             f"{number:>2}  {r.path:<{width}}  {r.games:>5}  {r.wins:>4} {r.draws:>4} {r.losses:>4}"
             f"  {r.elo:+.0f} [{r.elo_low:+.0f}, {r.elo_high:+.0f}]"
+            + (" *" if r.elo_regularised else "")
+        )
+    if any(r.elo_regularised for r in runs):
+        lines.append(
+            "* one side scored nothing: its Elo holds a virtual draw and grows with the match's "
+            "length; play more games for a measurement"
         )
     pct = f"{100 * summary.level:g}%"
     if summary.sd is None:

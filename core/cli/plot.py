@@ -36,7 +36,7 @@ def plot(sources: tuple[Path, ...], out: Path | None) -> None:
     RUN_DIR_OR_FILE: a training run directory (history.jsonl, and curve.jsonl when
     `mindgames curve` has measured it), a tournament directory (report.json), or one of those
     files. Several: runs measured by `mindgames curve` against the same --vs, drawn against
-    their common unit, or against training seconds when they count different work. Needs the
+    their unit when one learner trained them all, else against training seconds. Needs the
     plot extra (matplotlib).
     """
     from mindgames.plot import draw, image_format, require_matplotlib

@@ -30,7 +30,7 @@ def test_a_run_is_its_match_from_the_first_agents_side(tmp_path):
     report = play(tmp_path / "m.jsonl", first="random", second=STRONG)
     run = read_run(tmp_path / "m.jsonl")
     row = next(s for s in report["standings"] if s["agent"] == "random")
-    assert (run.a, run.b, run.game) == ("random", STRONG, GAME)
+    assert (run.agent, run.opponent, run.game) == ("random", STRONG, GAME)
     assert (run.wins, run.draws, run.losses) == (row["wins"], row["draws"], row["losses"])
     assert (run.elo, run.elo_low, run.elo_high) == (row["elo"], row["elo_low"], row["elo_high"])
     assert run.games == 8 and run.elo < 0  # random loses to a 2-ply search
@@ -61,7 +61,7 @@ def test_runs_of_another_game_swapped_roles_or_a_file_twice_are_refused(tmp_path
     other = Run(str(tmp_path / "3.jsonl"), "checkers", "x", "y", 1, 0, 0, 0.0, -1.0, 1.0)
     with pytest.raises(MindgamesError, match="different games: checkers, kalah"):
         summarise([one, other])
-    swapped = Run(two.path, GAME, one.b, one.a, 0, 0, 1, -20.0, -30.0, -10.0)
+    swapped = Run(two.path, GAME, one.opponent, one.agent, 0, 0, 1, -20.0, -30.0, -10.0)
     with pytest.raises(MindgamesError, match="roles in the same order"):
         summarise([one, swapped])
     with pytest.raises(MindgamesError, match="given twice"):
@@ -110,3 +110,14 @@ def test_the_command_reads_match_files_and_prints_the_interval(tmp_path):
     bad = mindgames("replicates", str(paths[0]), str(tmp_path / "nope.jsonl"))
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
     assert "nope.jsonl: no such file" in bad.stderr
+
+
+def test_a_run_where_one_side_scored_nothing_is_marked_as_regularised(tmp_path):
+    # a 2-ply search against random on Kalah(4,3), seed 5: it wins all 6 games
+    play(tmp_path / "sweep.jsonl", games=6, seed=5)
+    run = read_run(tmp_path / "sweep.jsonl")
+    assert (run.wins, run.draws, run.losses) == (6, 0, 0)
+    assert run.elo_regularised and math.isfinite(run.elo)
+    shown = text(summarise([run, run_of(10.0, str(tmp_path / "other.jsonl"))]))
+    assert " *" in shown.splitlines()[2] and "one side scored nothing" in shown
+    assert "*" not in text(summarise([run_of(10.0, "x.jsonl"), run_of(20.0, "y.jsonl")]))
