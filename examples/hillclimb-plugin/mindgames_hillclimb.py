@@ -10,6 +10,7 @@ distribution and nothing else.
 """
 
 import copy
+import time
 from typing import ClassVar
 
 import attrs
@@ -41,9 +42,9 @@ class HillClimb(Learner):
     #: the searcher both sides play with
     search: str = "alphabeta:depth=2"
     #: random plies that open each game pair
-    opening_plies: int = 2
+    opening_plies: int = attrs.field(default=2, validator=attrs.validators.ge(0))
     #: longer games are draws
-    max_plies: int = 200
+    max_plies: int = attrs.field(default=200, validator=attrs.validators.gt(0))
 
     def planned(self):
         return ("generation", self.generations)
@@ -51,25 +52,27 @@ class HillClimb(Learner):
     def train(self, game, evaluator, rng, *, workdir, resume=False, progress=None):
         name, options = parse_spec(self.search)
         searcher = get_registry().searcher(name, options, where="hillclimb: search")
-        champion, history, start = evaluator.model.get_params(), [], 0
+        champion, history, start, before = evaluator.model.get_params(), [], 0, 0.0
         if resume and (workdir / CHECKPOINT).exists():
             meta, arrays = read_npz(workdir / CHECKPOINT, "hillclimb checkpoint")
             champion, history, start = arrays["champion"], meta["history"], meta["generation"]
-            rng.bit_generator.state = meta["rng"]
+            rng.bit_generator.state, before = meta["rng"], meta["elapsed"]
         else:
             save_snapshot(workdir, game, evaluator, 0, unit="generation")
+        began = time.perf_counter()
         for generation in range(start + 1, self.generations + 1):
             mutant = champion + rng.normal(0.0, self.sigma, champion.shape)
             score = self._match(game, evaluator, searcher, mutant, champion, rng)
             kept = score >= self.pairs  # at least half of the 2 * pairs points
             if kept:
                 champion = mutant
-            row = {"generation": generation, "score": score, "kept": kept}
+            elapsed = round(before + time.perf_counter() - began, 3)  # training time so far
+            row = {"generation": generation, "score": score, "kept": kept, "elapsed": elapsed}
             history.append(row)
             with reporting(row, progress):  # report, checkpoint, then stop if a signal came
                 evaluator.model.set_params(champion)
                 save_snapshot(workdir, game, evaluator, generation, unit="generation")
-                meta = {"generation": generation, "history": history}
+                meta = {"generation": generation, "history": history, "elapsed": elapsed}
                 write_npz(workdir / CHECKPOINT, meta | {"rng": rng.bit_generator.state},
                           {"champion": champion})  # fmt: skip
         evaluator.model.set_params(champion)

@@ -36,6 +36,11 @@ LEARNERS = {
         ("generation", 4),
     ),
     "supervised": ("mlp", '{ name = "supervised", data = ["DATA"] }', None),
+    "shg": (
+        "linear",
+        '{ name = "shg", generations = 2, population = 6, search = "alphabeta:depth=1" }',
+        ("generation", 2),
+    ),
 }
 
 
