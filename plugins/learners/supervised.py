@@ -17,6 +17,7 @@ row per epoch (training and validation MSE); checkpoints every ``checkpoint_ever
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -97,8 +98,11 @@ class SupervisedLearner(Learner):
         path = Path(workdir) / CHECKPOINT
         if resume and path.exists():
             history = self._load(path, model, fit, rng)
+        before = float(history[-1].get("elapsed", 0.0)) if history else 0.0
+        began = time.perf_counter()
         while not fit.done:
             row = fit.step(rng)
+            row["elapsed"] = round(before + time.perf_counter() - began, 3)  # training so far
             history.append(row)
             every = self.checkpoint_every
             with reporting(row, progress):
