@@ -34,6 +34,8 @@ from mindgames.training import CONFIG_FILE
 HISTORY = "history.jsonl"
 CURVE = "curve.jsonl"
 REPORT = "report.json"
+#: the x axis of curves of different learners: the training time each point's history row recorded
+TIME_AXIS = "training seconds"
 #: the work counts a history row may be drawn against, in order of preference
 X_KEYS = ("generation", "games", "epoch", "phase")
 #: bookkeeping columns that are never drawn as series (counts, times, events, ranges)
@@ -214,7 +216,7 @@ def comparison_panels(sources: Sequence[str | Path]) -> list[Panel]:
     if len(units) == 1 and len(learners) == 1 and None not in learners:
         key, unit = "games", units.pop()
     else:
-        key, unit = "seconds", "training seconds"
+        key, unit = "seconds", TIME_AXIS
     elo, score = [], []
     for name, lines in curves:
         if any(not isinstance(line.get(key), int | float) for line in lines):

@@ -95,3 +95,10 @@ def uniform_range(init: Sequence[float], where: str) -> tuple[float, float]:
     if len(init) != 2 or not init[0] <= init[1]:
         raise ConfigError(f"{where}: init must be [lo, hi] with lo <= hi, got {list(init)!r}")
     return float(init[0]), float(init[1])
+
+
+def construct(cls: type, args: tuple[Any, ...], options: dict[str, Any]) -> Any:
+    """``cls(*args, **options)``: the constructor call a model's ``__reduce__`` names, since
+    ``__reduce__`` passes no keyword arguments. A model whose arrays are views into one
+    parameter vector rebuilds them this way when copied or pickled."""
+    return cls(*args, **options)

@@ -19,6 +19,7 @@ from mindgames.errors import ConfigError
 from mindgames.evaluators.common import (
     check_squash,
     column_indices,
+    construct,
     float_array,
     squash_batch,
     squash_grad_batch,
@@ -77,7 +78,7 @@ class Linear(Model):
             "index": self.index,
             "ridge": self.ridge,
         }
-        return (_rebuild, (type(self), self._p, options))
+        return (construct, (type(self), (self._p,), options))
 
     # --- values ----------------------------------------------------------------------------
     def _pre(self, x: np.ndarray) -> float:
@@ -217,8 +218,3 @@ def create(config: LinearConfig, columns: Sequence[str], rng: np.random.Generato
     return Linear(
         params, output=config.output, bias=config.bias, names=names, index=index, ridge=config.ridge
     )
-
-
-def _rebuild(cls: type[Linear], params: np.ndarray, options: dict[str, Any]) -> Linear:
-    """``Linear.__reduce__``'s constructor call (``__reduce__`` passes no keyword arguments)."""
-    return cls(params, **options)

@@ -31,7 +31,7 @@ import attrs
 import numpy as np
 
 from mindgames.errors import ConfigError
-from mindgames.evaluators.common import column_indices, float_array, uniform_range
+from mindgames.evaluators.common import column_indices, construct, float_array, uniform_range
 from mindgames.model import DIFFERENTIABLE, PARAMETRIC, Model
 
 ACTIVATIONS = ("tanh", "sigmoid")
@@ -134,7 +134,7 @@ class MLP(Model):
         later ``set_params`` no longer reaches."""
         options = {"groups": self.groups, "mask": self._mask, "input_sum": self.input_sum}
         args = (self._p, self.inputs, self.hidden, self.activation, self.direct)
-        return (_rebuild, (type(self), args, options))
+        return (construct, (type(self), args, options))
 
     # --- values ----------------------------------------------------------------------------
     def _prepare(self) -> None:
@@ -397,11 +397,6 @@ class MLP(Model):
             mask=mask,
             input_sum=bool(config.get("input_sum", False)),
         )
-
-
-def _rebuild(cls: type[MLP], args: tuple[Any, ...], options: dict[str, Any]) -> MLP:
-    """``MLP.__reduce__``'s constructor call (``__reduce__`` passes no keyword arguments)."""
-    return cls(*args, **options)
 
 
 def group_mask(

@@ -9,7 +9,7 @@ import pytest
 from mindgames.curve import CurveSettings, measure
 from mindgames.errors import MindgamesError
 from mindgames.files import read_jsonl
-from mindgames.plotdata import CURVE, comparison_panels
+from mindgames.plotdata import CURVE, TIME_AXIS, comparison_panels
 from mindgames.training import run
 from tests.core.test_plot import TD, mindgames, png_size, svg_axes
 from tests.plugins.test_hg import HG_CONFIG
@@ -60,7 +60,7 @@ def test_two_seeds_share_the_elo_axis_a_line_each_against_their_unit(runs):
 
 def test_runs_counting_different_work_are_drawn_against_training_seconds(runs):
     elo, _ = comparison_panels([runs["td1"], runs["hg"]])
-    assert elo.xlabel == "training seconds"
+    assert elo.xlabel == TIME_AXIS
     # each point's x is the training time its curve line copied from the history: a copy of a
     # record, nothing is timed here
     for name, series in zip(("td1", "hg"), elo.series, strict=True):
@@ -71,7 +71,7 @@ def test_runs_counting_different_work_are_drawn_against_training_seconds(runs):
 def test_learners_counting_the_same_unit_still_compare_on_training_seconds(runs):
     # TD's games are its self-play games; co-evolution's are every game of its population
     elo, _ = comparison_panels([runs["td1"], runs["co"]])
-    assert elo.xlabel == "training seconds"
+    assert elo.xlabel == TIME_AXIS
 
 
 def test_a_curve_away_from_its_run_is_of_an_unknown_learner_so_drawn_against_seconds(
@@ -79,7 +79,7 @@ def test_a_curve_away_from_its_run_is_of_an_unknown_learner_so_drawn_against_sec
 ):
     (tmp_path / "away.jsonl").write_bytes((runs["td2"] / CURVE).read_bytes())
     elo, _ = comparison_panels([runs["td1"], tmp_path / "away.jsonl"])
-    assert elo.xlabel == "training seconds"
+    assert elo.xlabel == TIME_AXIS
     lines = read_jsonl(runs["td2"] / CURVE)
     lines[-1]["seconds"] = None  # a learner that records no elapsed
     (tmp_path / "untimed.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
