@@ -220,7 +220,7 @@ def _best_reader(
         return fallback
     raise GameRecordError(
         f"{path}: no installed game reads a game from it (a result file is JSON Lines; "
-        "give --rules GAME for a record file)"
+        "give --game GAME for a record file)"
     )
 
 

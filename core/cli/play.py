@@ -50,11 +50,11 @@ HELP = """\
     "run directory, PDN).",
 )
 @click.option(
-    "--game",
-    "number",
+    "--number",
+    "-n",
     type=click.IntRange(1),
     default=None,
-    help="Which game of the --load file, counted in its order from 1 (as 'show --game'); "
+    help="Which game of the --load file, counted in its order from 1 (as 'show --number'); "
     "needed when the file holds several.",
 )
 @click.option(
@@ -125,12 +125,14 @@ def _origin(
         raise MindgamesError("give --load or --position, not both")
     if load is None:
         if number is not None:
-            raise MindgamesError("--game picks a game of the --load file: give --load FILE")
+            raise MindgamesError("--number picks a game of the --load file: give --load FILE")
         return (None if position is None else game.parse_position(position)), []
     found = load_games(load, get_registry(), rules=game.spec())
     total = len(found.games) + len(found.skipped)
     if number is None and total > 1:
-        raise MindgamesError(f"{found.path}: the file holds {total} games: pick one with --game N")
+        raise MindgamesError(
+            f"{found.path}: the file holds {total} games: pick one with --number N"
+        )
     saved = found.pick(number or 1)
     if saved.game != game:
         raise MindgamesError(f"{load}: a game of {saved.game.spec()!r}, not {game.spec()!r}")

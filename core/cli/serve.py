@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     "results.jsonl, or a game record file such as PDN (repeatable).",
 )
 @click.option(
-    "--rules",
+    "--game",
+    "rules",
     metavar="GAME",
     help="The game of --replay record files such as PDN (default: the first "
     "installed game that reads the file).",

@@ -21,14 +21,16 @@ KEYS = "Enter: next, p: back, N: ply N, e: end, q: quit"
 @click.command()
 @click.argument("path", metavar="FILE", type=click.Path(exists=True))
 @click.option(
-    "--game",
-    "number",
+    "--number",
+    "-n",
     type=click.IntRange(1),
     default=1,
     show_default=True,
     help="Which game of the file, counted in its order from 1 (results: the game's index + 1).",
 )
-@click.option("--rules", default=None, metavar="GAME", help="The game of a PDN file.")
+@click.option(
+    "--game", "rules", default=None, metavar="GAME", help="The game of a record file such as PDN."
+)
 @click.option("--all", "show_all", is_flag=True, help="Print every ply at once.")
 @click.option("--list", "list_games", is_flag=True, help="List the file's games and stop.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game's moves and positions.")

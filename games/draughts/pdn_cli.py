@@ -14,7 +14,7 @@ from mindgames.games.draughts.rules import Checkers, Draughts, Giveaway
 
 _DEFAULTS: dict[str, type[Draughts]] = {"checkers": Checkers, "giveaway": Giveaway}
 _RULES = click.option(
-    "--rules",
+    "--game",
     "game_name",
     type=click.Choice(sorted(_DEFAULTS)),
     default="checkers",

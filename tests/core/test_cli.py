@@ -7,8 +7,11 @@ import os
 import subprocess
 import sys
 
+import click
+
 from mindgames import __version__
 from mindgames.agent import build_evaluator
+from mindgames.cli.main import cli
 from mindgames.modelfile import save_evaluator
 from tests.support.cli import command, environment
 
@@ -101,3 +104,30 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
     proc.stderr.close()
     assert proc.wait(timeout=120) == 1
     assert err == b""
+
+
+def _commands(group: click.Group, ctx: click.Context, path: str = "mindgames"):
+    """Every command under ``group``, with its full name, plugin commands included."""
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
+        yield f"{path} {name}", command
+        if isinstance(command, click.Group):
+            yield from _commands(command, click.Context(command, parent=ctx), f"{path} {name}")
+
+
+def test_game_names_a_game_and_number_picks_one_in_every_command():
+    """``--game`` is always a game (a name or spec), never which game of a file (``--number``)."""
+    ctx = click.Context(cli)
+    by_name: dict[str, list[str]] = {"--game": [], "--number": []}
+    for name, found in _commands(cli, ctx):
+        for param in found.params:
+            for option in set(param.opts) & set(by_name):
+                by_name[option].append(name)
+                taking = param.type
+                if option == "--game":
+                    assert isinstance(taking, click.Choice) or taking is click.STRING, name
+                else:
+                    assert isinstance(taking, click.IntRange) and taking.min == 1, name
+    assert {"mindgames match", "mindgames show", "mindgames pdn check"} <= set(by_name["--game"])
+    assert set(by_name["--number"]) == {"mindgames play", "mindgames show"}

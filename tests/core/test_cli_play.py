@@ -145,7 +145,7 @@ def test_a_finished_game_reports_its_result():
         (["--load", "missing.json"], "missing.json: no such file"),
         (["--load", "x.json", "--position", START], "give --load or --position, not both"),
         (["--hint", "nosuch"], "--hint 'nosuch': unknown searcher 'nosuch'"),
-        (["--game", "2"], "--game picks a game of the --load file: give --load FILE"),
+        (["--number", "2"], "--number picks a game of the --load file: give --load FILE"),
     ],
 )
 def test_bad_options_are_one_line(args, message):
@@ -176,7 +176,7 @@ FILE = """\
 def test_load_game_n_goes_on_from_the_nth_game_of_the_file(tmp_path):
     path = tmp_path / "three.pdn"
     path.write_text(FILE, encoding="utf-8")
-    done = play("checkers", "human", "human", "--load", str(path), "--game", "3", stdin="")
+    done = play("checkers", "human", "human", "--load", str(path), "--number", "3", stdin="")
     same = play("checkers", "human", "human", "--moves", "9-13 22-18 13-17", stdin="")
     assert final(done) == final(same) and "unfinished after 3 plies" in done.stdout
 
@@ -184,9 +184,9 @@ def test_load_game_n_goes_on_from_the_nth_game_of_the_file(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        ([], "three.pdn: the file holds 3 games: pick one with --game N"),
-        (["--game", "2"], "three.pdn: game 2 does not replay as checkers: a giveaway game"),
-        (["--game", "4"], "three.pdn: no game 4 (the file holds 3)"),
+        ([], "three.pdn: the file holds 3 games: pick one with --number N"),
+        (["--number", "2"], "three.pdn: game 2 does not replay as checkers: a giveaway game"),
+        (["--number", "4"], "three.pdn: no game 4 (the file holds 3)"),
     ],
 )
 def test_load_of_a_file_of_several_games_needs_a_game_that_replays(tmp_path, args, message):
@@ -200,11 +200,11 @@ def test_load_reads_a_tournament_run_directory_as_show_does(tmp_path):
     game = "kalah:pits=3,seeds=2"
     records = [{"index": i, "game": game, "moves": moves} for i, moves in enumerate([["1"], ["2"]])]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    done = play(game, "human", "human", "--load", str(tmp_path), "--game", "2", stdin="")
+    done = play(game, "human", "human", "--load", str(tmp_path), "--number", "2", stdin="")
     assert final(done) == final(play(game, "human", "human", "--moves", "2", stdin=""))
     one_line_error(
         run("play", game, "human", "human", "--load", tmp_path, stdin=""),
-        f"{tmp_path / 'results.jsonl'}: the file holds 2 games: pick one with --game N",
+        f"{tmp_path / 'results.jsonl'}: the file holds 2 games: pick one with --number N",
     )
 
 

@@ -52,7 +52,7 @@ def records(run_dir):
 
 def test_all_prints_every_ply_of_the_chosen_tournament_game(run_dir):
     record = records(run_dir)[2]
-    done = run("show", run_dir, "--game", "3", "--all")
+    done = run("show", run_dir, "--number", "3", "--all")
     assert done.returncode == 0, done.stderr
     first = done.stdout.splitlines()[0]
     assert first.startswith(f"game 3: kalah:pits=3,seeds=2, {record['first']} (South) vs ")
@@ -105,7 +105,7 @@ def test_pdn_games_replay_with_their_rules_found(tmp_path):
     assert "moves: 1.11-15 2.22-18 3.15x22 [4.25x18]" in checkers.stdout
     listed = run("show", path, "--list").stdout.splitlines()  # checkers: game 1 only replays
     assert listed[1] == "game 2: does not replay as checkers: a giveaway game"
-    giveaway = run("show", path, "--rules", "giveaway", "--list")  # reads both as give-away
+    giveaway = run("show", path, "--game", "giveaway", "--list")  # reads both as give-away
     assert giveaway.stdout.splitlines()[1] == (
         "game 2: giveaway, ? (Black) vs ? (White): *, 3 plies; Event give-away"
     )
@@ -133,7 +133,7 @@ THREE = (
 def test_game_n_is_the_nth_game_of_the_file_when_earlier_games_do_not_replay(tmp_path):
     path = tmp_path / "g.pdn"
     path.write_text(THREE, encoding="utf-8")
-    done = run("show", path, "--game", "4", "--all")
+    done = run("show", path, "--number", "4", "--all")
     assert done.stdout.startswith("game 4: checkers, Cy (Black) vs Di (White): *, 2 plies")
     assert "moves: 1.9-13 [2.22-18]" in done.stdout
     listed = run("show", path, "--list").stdout.splitlines()
@@ -152,14 +152,14 @@ def test_game_n_is_the_nth_game_of_the_file_when_earlier_games_do_not_replay(tmp
 def test_a_game_that_does_not_replay_is_one_line_naming_it(tmp_path, number, message):
     path = tmp_path / "g.pdn"
     path.write_text(THREE, encoding="utf-8")
-    one_line_error(run("show", path, "--game", number), message)
+    one_line_error(run("show", path, "--number", number), message)
 
 
 def test_a_bad_result_record_spoils_only_its_own_game(tmp_path):
     path = tmp_path / "r.jsonl"
     good = '{"game": "kalah:pits=3,seeds=2", "moves": ["1"]}'
     path.write_text(f'{{"game": "kalah", "moves": ["9"]}}\n{good}\n', encoding="utf-8")
-    assert run("show", path, "--game", "2", "--all").stdout.startswith(
+    assert run("show", path, "--number", "2", "--all").stdout.startswith(
         "game 2: kalah:pits=3,seeds=2, ? (South) vs ? (North): *, 1 plies"
     )
     one_line_error(run("show", path), "r.jsonl: game 1 does not replay: ply 1: pit 9 ")
@@ -170,10 +170,10 @@ def test_a_results_file_numbers_games_by_their_index_as_a_run_still_going_writes
     game = "kalah:pits=3,seeds=2"
     records = [{"index": 2, "game": game, "moves": ["2"]}, {"index": 0, "game": game, "moves": []}]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    assert run("show", tmp_path, "--game", "3", "--json").stdout.count('"moves": ["2"]') == 1
+    assert run("show", tmp_path, "--number", "3", "--json").stdout.count('"moves": ["2"]') == 1
     listed = run("show", path, "--list").stdout.splitlines()
     assert [line.split(":")[0] for line in listed] == ["game 1", "game 3"]
-    one_line_error(run("show", path, "--game", "2"), "no game 2 (the file holds 2: 1, 3)")
+    one_line_error(run("show", path, "--number", "2"), "no game 2 (the file holds 2: 1, 3)")
 
 
 def test_a_game_saved_by_play_shows(tmp_path):
@@ -188,14 +188,14 @@ def test_a_game_saved_by_play_shows(tmp_path):
 @pytest.mark.parametrize(
     "content, args, message",
     [
-        ('{"game": "kalah", "moves": ["1"]}\n', ["--game", "2"], "no game 2 (the file holds 1)"),
+        ('{"game": "kalah", "moves": ["1"]}\n', ["--number", "2"], "no game 2 (the file holds 1)"),
         ('{"game": "kalah", "moves": ["1", "9"]}\n', [], "game 1 does not replay: ply 2: pit 9 "),
         ('{"game": "nosuch", "moves": []}\n', [], "game 1 does not replay: unknown game 'nosuch'"),
         ('{"result": "1-0"}\n', [], "record 1 is not a game result"),
         ("", [], "no installed game reads a game from it"),
         ("not a game at all\n", [], "game 1 does not replay as checkers: line 1, column 1, "),
         ('[Event "x"]\n1. 11-15 22-18 2. 15-19 *\n', [], "does not replay as checkers: line 2, "),
-        ('[Event "x"]\n1. 11-15 *\n', ["--rules", "kalah"], "cannot read game records"),
+        ('[Event "x"]\n1. 11-15 *\n', ["--game", "kalah"], "cannot read game records"),
     ],
 )
 def test_bad_files_are_one_line(tmp_path, content, args, message):

@@ -278,17 +278,17 @@ def test_cli_check_and_convert(tmp_path: Path) -> None:
 
 
 def test_rules_give_games_without_a_variant_tag_their_game(tmp_path: Path) -> None:
-    """``--rules`` is the same option as ``show --rules``: the game of an untagged record."""
+    """``--game`` is the same option as ``show --game``: the game of an untagged record."""
     record = tmp_path / "untagged.pdn"
     record.write_text("1. 11-15 23-19 2. 8-11 22-17 1-0\n")
     for rules in ("checkers", "giveaway", None):
         out = tmp_path / f"{rules}.npz"
         run = mindgames("pdn", "extract", str(record), "-o", str(out),
-                        *(["--rules", rules] if rules else []))  # fmt: skip
+                        *(["--game", rules] if rules else []))  # fmt: skip
         assert run.returncode == 0, run.stderr
         assert read_dataset(out).game == (rules or "checkers")
-    run = mindgames("pdn", "check", str(record), "--rules", "kalah")
-    assert run.returncode == 2 and "--rules" in run.stderr
+    run = mindgames("pdn", "check", str(record), "--game", "kalah")
+    assert run.returncode == 2 and "--game" in run.stderr
 
 
 def test_games_without_tags_on_one_line_and_latin1_files(tmp_path: Path) -> None:
