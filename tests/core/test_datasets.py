@@ -119,7 +119,7 @@ def test_the_merge_command_names_the_files_that_cost_the_labels(tmp_path):
     assert len(read_dataset(out).labels) == 12
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     groups=st.lists(st.integers(0, 12), min_size=1, max_size=80),
     fraction=st.floats(0.0, 0.9),

@@ -66,7 +66,7 @@ def test_every_encode_py_equals_encode(game_name):
 
 @pytest.mark.parametrize("game_name", GAMES)
 @pytest.mark.parametrize("spec", MODELS, ids=lambda s: s if isinstance(s, str) else str(s)[:40])
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=8)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_fast_evaluate_equals_the_numpy_path(game_name, spec, seed):
     if not _fits(spec, game_name):

@@ -92,7 +92,7 @@ def test_perfect_scores_are_regularised_and_finite():
     assert fit.elo[0] > 200 > -200 > fit.elo[1]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     st.lists(
         st.tuples(st.integers(1, 6), st.integers(0, 6), st.integers(1, 6)), min_size=3, max_size=3
@@ -215,7 +215,7 @@ def test_t_quantiles_agree_with_the_published_table(p, df, published):
     assert t_quantile(1 - p, df) == pytest.approx(-published, abs=5e-4)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(st.floats(0.5, 0.999), st.integers(1, 60))
 def test_t_quantiles_grow_with_p_and_shrink_with_df(p, df):
     q = t_quantile(p, df)

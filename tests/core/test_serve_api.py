@@ -182,7 +182,7 @@ bodies = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(body=bodies, path=st.sampled_from(["/api/new", "/api/state", "/api/move"]))
 def test_any_json_request_is_answered_with_200_or_400_never_a_crash(app, body, path):
     code, answer = call(app, "POST", path, body)

@@ -212,7 +212,7 @@ def test_openings_from_a_file_and_a_book(reg, tmp_path):
     assert len(every) == 156
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 2**32), plies=st.integers(0, 6), count=st.integers(1, 8))
 def test_random_openings_are_seeded_legal_and_distinct(reg, seed, plies, count):
     game = reg.game("kalah:pits=4,seeds=3")
@@ -226,7 +226,7 @@ def test_random_openings_are_seeded_legal_and_distinct(reg, seed, plies, count):
         assert len({o.moves for o in one}) == count
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 2**32), plies=st.integers(0, 12))
 def test_opening_files_round_trip_positions(reg, tmp_path_factory, seed, plies):
     game = reg.game("kalah:pits=4,seeds=3")

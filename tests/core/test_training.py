@@ -15,6 +15,7 @@ from mindgames import Model, ModelInfo, hookimpl
 from mindgames.errors import CapabilityError, ConfigError, MindgamesError
 from mindgames.modelfile import load_evaluator
 from mindgames.training import read_history, run
+from tests.support.history import untimed
 
 CONFIG = """\
 game = "tictactoe"
@@ -35,18 +36,12 @@ epsilon = 0.1
 momentum = 0.5
 """
 
-TIMING = {"seconds", "elapsed"}
-
 
 def write_config(tmp_path, games: int = 60, name: str = "ttt.toml", **extra: Any):
     path = tmp_path / name
     text = CONFIG.format(games=games) + "".join(f"{k} = {v}\n" for k, v in extra.items())
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def untimed(rows):
-    return [{k: v for k, v in row.items() if k not in TIMING} for row in rows]
 
 
 def test_run_writes_model_history_and_config(registry, tmp_path):

@@ -183,7 +183,7 @@ def test_a_linear_file_naming_missing_columns_is_refused(tmp_path):
 
 
 # --- material --------------------------------------------------------------------------------
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=2))
 def test_material_is_monotone_and_strictly_inside(pair):
     _, evaluator = build("material-checkers")

@@ -131,7 +131,7 @@ def test_presets_route_each_branch_to_its_phase(setup, preset, expected):
         assert model.phase(encoding.encode(game.parse_position(text))) == expected[branch], branch
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(0, 2**31))
 def test_hand_model_matches_pseudo_code_on_random_positions(seed):
     game = get_registry().game("giveaway")

@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
@@ -128,7 +128,7 @@ def boards(draw, density: float | None = None) -> tuple[dict[int, str], int]:
     return board, draw(st.integers(0, 1))
 
 
-FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=300)
 
 
 # --- perft -----------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def test_generated_moves_equal_the_reference(position):
         assert game.children(state) == Game.children(game, state)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(boards(density=0.45))
 def test_fast_perft_equals_the_generic_definition(position):
     board, side = position
@@ -266,7 +266,7 @@ def test_move_parsing_errors_and_shorthand():
         CHECKERS.play(start, ("a", 3))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.text(alphabet='BWKbwk0123456789:,-x. "[]FEN', max_size=40) | st.text(max_size=20))
 def test_fuzzed_text_raises_only_project_errors(text):
     start = CHECKERS.initial_state()

@@ -70,7 +70,7 @@ def test_kings_and_material():
     assert values["piece_advantage"] == 1 and values["piece_disadvantage"] == 0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_encodings_see_the_board_from_the_movers_side(x, y, z):
     """A position and its colour-reversed, turned-round twin encode identically."""

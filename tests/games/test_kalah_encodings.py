@@ -123,7 +123,7 @@ def mirrored(game: Kalah, state):
     return (game.t.pack(f[m + 1 :] + f[: m + 1]), 1 - state[1], state[2])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(1, 5), st.integers(1, 4), st.booleans(), st.integers(0, 2**32 - 1))
 def test_every_encoding_sees_the_board_from_the_movers_side(pits, seeds, empty_capture, seed):
     game = Kalah(pits=pits, seeds=seeds, empty_capture=empty_capture)
@@ -142,7 +142,7 @@ def test_every_encoding_sees_the_board_from_the_movers_side(pits, seeds, empty_c
         assert np.array_equal(a, b), info.name
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(1, 16), st.integers(1, 32), st.integers(0, 2**32 - 1), st.integers(1, 40))
 def test_fields_batch_equals_fields_from_mover_both_ways(pits, seeds, seed, count):
     """Few states take the Python path, many the numpy unpacking: both give the fields."""

@@ -26,7 +26,7 @@ def positions(game: Kalah, rng: np.random.Generator, count: int) -> list:
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(1, 7), st.integers(1, 6), st.booleans(), st.integers(0, 2**32 - 1))
 def test_row_children_equal_children_state_by_state(pits, seeds, empty_capture, seed):
     game = Kalah(pits=pits, seeds=seeds, empty_capture=empty_capture)

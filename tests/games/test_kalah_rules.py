@@ -125,7 +125,7 @@ def test_bad_positions_and_moves_are_clear_errors():
         Kalah(pits=0)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     st.text(alphabet="0123456789,;-SNsn x+_", max_size=40)
     | st.text(max_size=30)
@@ -165,7 +165,7 @@ def test_margin_and_returns_after_the_sweep():
     assert game.returns(final) == (1.0, -1.0)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(1, 6), st.integers(1, 5), st.booleans(), st.integers(0, 2**32 - 1))
 def test_random_playouts_conserve_seeds_and_end(pits, seeds, empty_capture, seed):
     game = Kalah(pits=pits, seeds=seeds, empty_capture=empty_capture)
@@ -262,7 +262,7 @@ def positions(game: Kalah, sample: int, rng: np.random.Generator) -> list:
     return [(game.t.pack(f), side, 0) for f, side in seen]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(1, 6), st.integers(1, 6), st.booleans(), st.integers(0, 2**32 - 1))
 def test_rules_agree_with_the_reference_on_random_playouts(pits, seeds, empty_capture, seed):
     game = Kalah(pits=pits, seeds=seeds, empty_capture=empty_capture)
@@ -337,7 +337,7 @@ def test_a_game_without_a_solver_refuses_solve_with_a_capability_error():
         game.solve(game.initial_state())
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(st.lists(st.integers(0, 5), max_size=40))
 def test_pieces_are_the_seeds_left_in_the_pits(choices):
     from mindgames.game import CountsPieces

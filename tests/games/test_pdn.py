@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mindgames.datasets import read_dataset
@@ -205,7 +205,7 @@ PDN_CHARS = st.sampled_from(list('[]{}()"\\;%$!?.*-x/ \n\t0123456789EventRsulW:B
 GOOD = read_pdn(ENGINE.read_text())[:6]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(st.text(PDN_CHARS, max_size=120) | st.text(max_size=60))
 def test_fuzzed_text_raises_nothing_but_own_errors(text: str) -> None:
     try:
@@ -217,7 +217,7 @@ def test_fuzzed_text_raises_nothing_but_own_errors(text: str) -> None:
         pass
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.text(PDN_CHARS, min_size=1, max_size=80), st.sampled_from(GOOD))
 def test_a_broken_game_never_costs_the_well_formed_game_after_it(junk: str, good) -> None:
     broken = read_pdn(junk)
@@ -227,7 +227,7 @@ def test_a_broken_game_never_costs_the_well_formed_game_after_it(junk: str, good
     assert games[-1].error is None and replay(games[-1]).error is None
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(0, 2**32 - 1), st.lists(st.text("ab {}\n", max_size=12), max_size=4))
 def test_random_played_trees_round_trip(seed: int, notes: list[str]) -> None:
     rng = np.random.default_rng(seed)

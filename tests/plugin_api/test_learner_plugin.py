@@ -13,6 +13,7 @@ import pytest
 
 from mindgames.agent import build_evaluator
 from mindgames.registry import get_registry
+from tests.support.history import untimed
 
 from support.dists import make_dist, run_cli
 
@@ -100,7 +101,6 @@ def test_a_stopped_run_resumes_to_the_weights_of_one_never_stopped(tmp_path):
     resumed = learner.train(game, fresh(), np.random.default_rng(99),
                             workdir=tmp_path / "stopped", resume=True)  # fmt: skip
     assert np.array_equal(resumed.evaluator.model.get_params(), whole.evaluator.model.get_params())
-    untimed = [{k: v for k, v in row.items() if k != "elapsed"} for row in resumed.history]
-    assert untimed == [{k: v for k, v in row.items() if k != "elapsed"} for row in whole.history]
+    assert untimed(resumed.history) == untimed(whole.history)
     # and the mutants were really played: some were kept and some were not
     assert {row["kept"] for row in whole.history} == {True, False}

@@ -160,7 +160,7 @@ def test_observation_columns_are_named_from_the_tensor_shape():
     assert [side.encode(s)[-1] for s in states] == [0.0, 1.0, 0.0]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.lists(st.integers(0, 10_000), max_size=40))
 def test_random_lines_of_play_round_trip_through_position_text(picks):
     g = game("connect_four")

@@ -17,6 +17,7 @@ from mindgames.openings import Opening
 from mindgames.plugins.learners.coevolution import CoevolutionLearner, evolve, games
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run, snapshots
+from tests.support.history import untimed
 
 from support import cli
 
@@ -161,17 +162,13 @@ def _train(tmp_path, name, learner, seed=5, resume=False, progress=None):
     return result
 
 
-def _stable(history):
-    return [{k: v for k, v in row.items() if k not in ("seconds", "elapsed")} for row in history]
-
-
 def test_same_seed_same_result_serial_or_in_a_process_pool(tmp_path):
     serial = _train(tmp_path, "serial", _learner())
     pooled = _train(tmp_path, "pooled", _learner(workers=2))
     np.testing.assert_array_equal(
         serial.evaluator.model.get_params(), pooled.evaluator.model.get_params()
     )
-    assert _stable(serial.history) == _stable(pooled.history)
+    assert untimed(serial.history) == untimed(pooled.history)
     assert [row["generation"] for row in serial.history] == [1, 2]
     assert [row["games"] for row in serial.history] == [12, 24]
     assert all(row["sigma_min"] > 0 for row in serial.history)
@@ -181,12 +178,12 @@ def test_paired_games_from_random_openings_count_twice_and_reproduce(tmp_path):
     options = {"paired": True, "openings": "random:plies=2,count=4"}
     serial = _train(tmp_path, "serial", _learner(**options))
     pooled = _train(tmp_path, "pooled", _learner(workers=2, **options))
-    assert _stable(serial.history) == _stable(pooled.history)
+    assert untimed(serial.history) == untimed(pooled.history)
     assert [row["games"] for row in serial.history] == [24, 48]  # 6 players x 2 meetings x 2
     firsts = [row["first_wins"] + row["draws"] + row["first_losses"] for row in serial.history]
     assert firsts == [24, 24]
     published = _train(tmp_path, "published", _learner())
-    assert _stable(published.history) != _stable(serial.history)
+    assert untimed(published.history) != untimed(serial.history)
 
 
 @pytest.mark.parametrize(
@@ -223,7 +220,7 @@ def test_a_run_stopped_after_a_checkpoint_resumes_to_the_same_weights(tmp_path, 
     np.testing.assert_array_equal(
         whole.evaluator.model.get_params(), resumed.evaluator.model.get_params()
     )
-    assert _stable(whole.history) == _stable(resumed.history)
+    assert untimed(whole.history) == untimed(resumed.history)
 
 
 def test_a_checkpoint_written_before_an_option_existed_resumes_with_its_default(tmp_path):
@@ -243,7 +240,7 @@ def test_a_checkpoint_written_before_an_option_existed_resumes_with_its_default(
         del meta["options"][added]
     write_npz(path, meta, arrays)
     resumed = _train(tmp_path, "old", _learner(generations=3), resume=True)
-    assert _stable(resumed.history) == _stable(whole.history)
+    assert untimed(resumed.history) == untimed(whole.history)
     meta["options"]["games"] = 3  # an option that differs is still refused
     write_npz(path, meta, arrays)
     with pytest.raises(ConfigError, match="other coevolution options"):

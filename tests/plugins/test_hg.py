@@ -18,6 +18,7 @@ from mindgames.plotdata import panels_for
 from mindgames.plugins.learners.hg import HGLearner, SHGLearner, comparison, fitness, operators
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run, snapshots
+from tests.support.history import untimed
 
 from support import cli
 
@@ -175,10 +176,6 @@ def _kalah(model="linear"):
     return game, build_evaluator(registry, game, {"model": model, "encoding": "kalah14"}, seed=1)
 
 
-def _stable(history):
-    return [{k: v for k, v in row.items() if k not in ("seconds", "elapsed")} for row in history]
-
-
 def test_hg_runs_its_phases_on_kalah_and_keeps_the_labelled_stages(tmp_path):
     game, evaluator = _kalah()
     result = HGLearner(**HG_TINY).train(game, evaluator, np.random.default_rng(3), workdir=tmp_path)
@@ -226,7 +223,7 @@ def test_hg_stopped_after_a_checkpoint_resumes_to_the_same_population(tmp_path, 
     np.testing.assert_array_equal(
         whole.evaluator.model.get_params(), resumed.evaluator.model.get_params()
     )
-    assert _stable(whole.history) == _stable(resumed.history)
+    assert untimed(whole.history) == untimed(resumed.history)
 
 
 def test_hg_with_sharing_and_reuse_runs(tmp_path):
@@ -246,7 +243,7 @@ def test_shg_runs_on_kalah_the_same_serial_or_in_a_process_pool(tmp_path):
     np.testing.assert_array_equal(
         serial.evaluator.model.get_params(), pooled.evaluator.model.get_params()
     )
-    assert _stable(serial.history) == _stable(pooled.history)
+    assert untimed(serial.history) == untimed(pooled.history)
     rows = serial.history
     # tournaments of two: three comparisons of two games per step
     assert [r["games"] for r in rows] == [12, 24]

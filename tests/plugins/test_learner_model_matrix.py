@@ -19,6 +19,7 @@ from mindgames.errors import CapabilityError
 from mindgames.modelfile import read_model_file
 from mindgames.registry import get_registry
 from mindgames.training import load_config, read_history, run
+from tests.support.history import untimed
 
 GAME = "kalah:pits=3,seeds=3"
 COLUMNS = '["my_pit1", "my_pit2", "my_pit3", "my_store", "their_pit1", "their_pit2", "their_pit3"]'
@@ -145,8 +146,6 @@ def test_material_pairs_with_no_learner_and_linear_with_every_one(base):
 #: the mlp with its initial weights drawn from a seed of its own, so that only the learner's
 #: generator changes with the run's seed
 PINNED = '{ model = "mlp", encoding = "kalah14", hidden = [3], seed = 7 }'
-#: history columns that time the run (they differ between any two runs)
-TIMES = {"seconds", "elapsed", "start_seconds"}
 
 
 def _trained(base, learner, seed, name):
@@ -157,8 +156,7 @@ def _trained(base, learner, seed, name):
         encoding="utf-8",
     )
     trained = run(config, out=base / name)
-    rows = [{k: v for k, v in r.items() if k not in TIMES} for r in read_history(trained.directory)]
-    return rows, read_model_file(trained.model_path)[1]
+    return untimed(read_history(trained.directory)), read_model_file(trained.model_path)[1]
 
 
 @pytest.mark.parametrize("learner", sorted(LEARNERS))

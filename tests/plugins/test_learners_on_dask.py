@@ -9,6 +9,7 @@ import pytest
 
 from mindgames.modelfile import read_model_file
 from mindgames.training import read_history, run
+from tests.support.history import untimed
 
 GAME = "kalah:pits=3,seeds=3"
 #: the learners with ``workers`` and ``scheduler`` options, at a tiny scale
@@ -33,8 +34,6 @@ LEARNERS = {
         "generations = 2 }",
     ),
 }
-#: history columns that time the run (they differ between any two runs)
-TIMES = {"seconds", "elapsed", "start_seconds"}
 
 
 def _train(folder, learner, executor):
@@ -45,10 +44,7 @@ def _train(folder, learner, executor):
         f'game = "{GAME}"\nseed = 3\neval = {model}\nlearner = {options}\n', encoding="utf-8"
     )
     trained = run(config, out=folder / "run")
-    rows = [
-        {k: v for k, v in row.items() if k not in TIMES} for row in read_history(trained.directory)
-    ]
-    return rows, read_model_file(trained.model_path)[1]
+    return untimed(read_history(trained.directory)), read_model_file(trained.model_path)[1]
 
 
 @pytest.mark.slow

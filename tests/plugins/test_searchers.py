@@ -80,9 +80,7 @@ def walk(game, state, pv):
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
-@settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     seed=st.integers(0, 2**32 - 1),
     depth=st.integers(1, 4),
@@ -130,9 +128,7 @@ def test_alphabeta_equals_minimax(setup, key, seed, depth, ext, null, evalname):
 
 
 @pytest.mark.parametrize("key", ["checkers", "kalah", "tictactoe"])
-@settings(
-    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), budget=st.integers(1, 300))
 def test_node_budget_is_respected(setup, key, seed, budget):
     _, games = setup
@@ -384,9 +380,7 @@ def test_errors(setup):
         AlphaBeta(depth=2).search(game, over, evaluators["material"], np.random.default_rng(0))
 
 
-@settings(
-    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_endgame_search_agrees_with_the_kalah_solver(setup, seed):
     """An independent reference for extra turns: the sign of the exact result and a best move."""
