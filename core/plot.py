@@ -19,6 +19,10 @@ from mindgames.plotdata import Panel
 FORMATS = {".png": "png", ".svg": "svg"}
 #: colours of the lines of a panel (matplotlib's default cycle, named so that SVGs are stable)
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
+#: line styles taken in turn once the colours are used up, so 21 lines stay told apart
+STYLES = ("-", "--", ":")
+#: more lines than this in a panel: their legend goes beside it, their bands fade
+CROWDED = 4
 
 
 class MissingExtraError(MindgamesError):
@@ -85,13 +89,21 @@ def _draw_panel(ax: Any, panel: Panel) -> None:
     ax.set_title(panel.title, fontsize=10)
 
 
+def line_style(index: int) -> tuple[str, str]:
+    """The colour and line style of a panel's ``index``-th line: colours first, then styles."""
+    colour = COLOURS[index % len(COLOURS)]
+    return colour, STYLES[(index // len(COLOURS)) % len(STYLES)]
+
+
 def _lines(ax: Any, panel: Panel) -> None:
+    crowded = len(panel.series) > CROWDED
     for i, s in enumerate(panel.series):
-        colour = COLOURS[i % len(COLOURS)]
-        ax.plot(s.x, s.y, marker="o", markersize=3, label=s.label, color=colour)
+        colour, style = line_style(i)
+        ax.plot(s.x, s.y, marker="o", markersize=3, label=s.label, color=colour, linestyle=style)
         if s.low is not None and s.high is not None:
             band = "95% interval" if len(panel.series) == 1 else None  # several: in the title
-            ax.fill_between(s.x, s.low, s.high, alpha=0.2, color=colour, label=band)
+            alpha = 0.05 if crowded else 0.2
+            ax.fill_between(s.x, s.low, s.high, alpha=alpha, color=colour, label=band)
     labelled: set[str] = set()
     for x, what in panel.events:
         ax.axvline(
@@ -105,7 +117,10 @@ def _lines(ax: Any, panel: Panel) -> None:
     ax.set_xlabel(panel.xlabel)
     ax.set_ylabel(panel.ylabel)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
+    if crowded:
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    else:
+        ax.legend(fontsize=8, loc="best")
 
 
 def _heatmap(ax: Any, panel: Panel) -> None:

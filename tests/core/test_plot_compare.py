@@ -9,7 +9,8 @@ import pytest
 from mindgames.curve import CurveSettings, measure
 from mindgames.errors import MindgamesError
 from mindgames.files import read_jsonl
-from mindgames.plotdata import CURVE, TIME_AXIS, comparison_panels
+from mindgames.plot import CROWDED, _draw_panel, line_style, require_matplotlib
+from mindgames.plotdata import CURVE, TIME_AXIS, Panel, Series, comparison_panels
 from mindgames.training import run
 from tests.core.test_plot import TD, mindgames, png_size, svg_axes
 from tests.plugins.test_hg import HG_CONFIG
@@ -112,3 +113,25 @@ def test_the_command_draws_several_runs_into_one_picture(runs, tmp_path):
     unnamed = mindgames("plot", runs["td1"], runs["td2"])
     assert unnamed.returncode == 2 and "-o FILE.png" in unnamed.stderr
     assert not (runs["td1"] / "plot.png").exists()
+
+
+def test_twenty_one_lines_each_have_their_own_colour_and_style():
+    """Seven colours, then the same colours dashed, then dotted: twelve seeds stay told apart."""
+    styles = [line_style(i) for i in range(21)]
+    assert len(set(styles)) == 21
+    assert styles[0][0] == styles[7][0] and styles[0][1] != styles[7][1]
+
+
+@pytest.mark.parametrize("lines", [CROWDED, CROWDED + 1])
+def test_a_crowded_panel_puts_its_legend_beside_the_axes(lines):
+    """Up to CROWDED lines the legend sits inside the axes; past it, beside them, off the data."""
+    plt = require_matplotlib()
+    series = tuple(Series(f"run {i}", (0.0, 1.0), (float(i), i + 1.0)) for i in range(lines))
+    fig, ax = plt.subplots()
+    try:
+        _draw_panel(ax, Panel("Elo", "games", "Elo", series))
+        fig.canvas.draw()
+        beside = bool(ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1)
+    finally:
+        plt.close(fig)
+    assert beside is (lines > CROWDED)
