@@ -28,7 +28,7 @@ from mindgames.registry import Registry, get_registry
 from mindgames.report import build_report
 from mindgames.spec import format_spec
 from mindgames.tournament import run_tasks
-from mindgames.training import MODEL_FILE, read_history, snapshots
+from mindgames.training import MODEL_FILE, TRAINED_FOR, read_history, snapshots
 
 CURVE_FILE = "curve.jsonl"
 #: the keys of a curve line that say how it was measured; a resume must use the same ones
@@ -94,8 +94,8 @@ def training_seconds(directory: str | Path, unit: str = "games") -> dict[int, fl
     out = {0: 0.0}
     for row in read_history(directory):
         count = _count(row, unit)
-        if count is not None and isinstance(row.get("elapsed"), (int, float)):
-            out[count] = float(row["elapsed"])
+        if count is not None and isinstance(row.get(TRAINED_FOR), (int, float)):
+            out[count] = float(row[TRAINED_FOR])
     return out
 
 

@@ -29,7 +29,7 @@ import attrs
 
 from mindgames.errors import MindgamesError
 from mindgames.files import read_jsonl
-from mindgames.training import CONFIG_FILE
+from mindgames.training import CONFIG_FILE, TIMING_COLUMNS
 
 HISTORY = "history.jsonl"
 CURVE = "curve.jsonl"
@@ -42,9 +42,7 @@ X_KEYS = ("generation", "games", "epoch", "phase")
 SKIP = frozenset(
     {
         *X_KEYS,
-        "seconds",
-        "elapsed",
-        "start_seconds",
+        *TIMING_COLUMNS,
         "best_epoch",
         "cloned",
         "clones",

@@ -46,6 +46,11 @@ from mindgames.registry import Registry, get_registry
 
 CONFIG_FILE = "config.json"
 HISTORY_FILE = "history.jsonl"
+#: the history column every learner writes: seconds of training so far, carried across a
+#: resume (curves put runs of different learners on it)
+TRAINED_FOR = "elapsed"
+#: the history columns that time a run, so differ between two runs of one seed
+TIMING_COLUMNS = frozenset({"seconds", TRAINED_FOR, "start_seconds"})
 MODEL_FILE = "model.npz"
 SNAPSHOT_DIR = "snapshots"
 #: digits of a snapshot's file name (the games trained, zero-padded so names sort by games)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-#: the history columns that record when and how long (every learner's, and Layered's per stage)
-TIMING = frozenset({"seconds", "elapsed", "start_seconds"})
+from mindgames.training import TIMING_COLUMNS
 
 
 def untimed(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The rows with their timing columns dropped: what two runs of one seed must share."""
-    return [{k: v for k, v in row.items() if k not in TIMING} for row in rows]
+    return [{k: v for k, v in row.items() if k not in TIMING_COLUMNS} for row in rows]
