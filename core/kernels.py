@@ -9,9 +9,12 @@ The kernel module named by ``GameKernels.module`` defines these functions; ``par
 ``GameKernels.params`` (the game's parameters as kernels read them), ``row`` one state's row,
 ``out`` a 2-D int64 buffer of ``max_children`` rows of ``width`` columns:
 
-* ``children(params, row, out) -> int``: writes the successors of ``row`` into ``out[0:n]``, in
-  the order of ``Game.children`` (so child ``i`` is the ``i``-th legal move), and returns ``n``
-  (0 when the state is terminal); returns -1 when ``out`` has too few rows, never writes past it;
+* ``children(params, row, out, moves) -> int``: writes the successors of ``row`` into
+  ``out[0:n]``, in the order of ``Game.children`` (so child ``i`` is the ``i``-th legal move),
+  and into the int64 vector ``moves[0:n]`` a code of each move: equal codes for equal moves, in
+  any position (the searcher's killer moves and the table's best move are compared by it;
+  draughts: the path's squares packed, Kalah: the pit); returns ``n`` (0 when the state is
+  terminal), or -1 when ``out`` or ``moves`` has too few rows, never writing past them;
 * ``is_terminal(params, row) -> bool``;
 * ``result(params, row) -> float``: a terminal state's result for the side to move (+1, 0, -1);
 * ``to_move(params, row) -> int``: 0 or 1;
@@ -20,6 +23,7 @@ The kernel module named by ``GameKernels.module`` defines these functions; ``par
 * ``key(params, row) -> int``: a 64-bit hash of what decides the game's future (the compiled
   transposition table's key: equal for states with equal ``Game.search_key``);
 * ``progress(params, row) -> int``: ``Game.progress``;
+* ``perft(params, row, depth) -> int``: ``Game.perft`` (every leaf made: the engine benchmark);
 * ``encode(params, code, row, out) -> None``: the encoding numbered ``code`` (the values of
   ``GameKernels.encodings``) of ``row`` into the float64 vector ``out``: the same numbers as the
   Python encoding, from the side to move's point of view.
@@ -50,6 +54,7 @@ KERNEL_FUNCTIONS = (
     "key",
     "progress",
     "encode",
+    "perft",
 )
 
 
