@@ -5,8 +5,9 @@ in a user cache directory; but a ``NUMBA_CACHE_DIR`` that cannot be written make
 cached function fail. So before numba is imported, ``configure`` keeps a writable
 ``NUMBA_CACHE_DIR``, replaces an unwritable one with mindgames' own cache directory, and leaves
 numba's choice alone when none is set. The generated search modules (``specialise``) go to
-``generated_dir()``: ``$NUMBA_CACHE_DIR/mindgames`` when that is set, else
-``$XDG_CACHE_HOME/mindgames`` (``~/.cache/mindgames``), else the temporary directory. Worker
+``generated/`` of ``$NUMBA_CACHE_DIR/mindgames`` when that is set and writable, else of
+``$XDG_CACHE_HOME/mindgames`` (``~/.cache/mindgames``), else of a directory in the temporary one
+(an unwritable ``NUMBA_CACHE_DIR`` is then replaced by ``numba/`` beside it). Worker
 processes and Dask workers on the same machine find the same directories, so a function is
 compiled once per machine, not once per process.
 """
@@ -46,18 +47,15 @@ def configure() -> Path:
     if _generated is not None:
         return _generated
     given = os.environ.get("NUMBA_CACHE_DIR")
-    if given and not writable(Path(given)):
-        for path in _fallbacks():
-            if writable(path / "numba"):
-                os.environ["NUMBA_CACHE_DIR"] = str(path / "numba")
-                break
-        else:  # pragma: no cover - nothing writable at all: numba then caches nothing
-            os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mindgames-numba-")
-    places = [Path(os.environ["NUMBA_CACHE_DIR"]) / "mindgames"] if given else []
-    for path in [*places, *_fallbacks()]:
-        if writable(path / "generated"):
-            _generated = (path / "generated").resolve()
+    places = [Path(given) / "mindgames"] if given and writable(Path(given)) else []
+    for home in [*places, *_fallbacks()]:
+        if writable(home / "generated"):
+            _generated = (home / "generated").resolve()
+            if given and not places:  # numba's own directory cannot be written: ours instead
+                os.environ["NUMBA_CACHE_DIR"] = str(home / "numba")
             break
-    else:  # pragma: no cover
+    else:  # pragma: no cover - nothing writable at all: numba then caches nothing
         _generated = Path(tempfile.mkdtemp(prefix="mindgames-generated-"))
+        if given and not places:
+            os.environ["NUMBA_CACHE_DIR"] = str(_generated)
     return _generated

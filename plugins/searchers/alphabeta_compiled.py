@@ -259,7 +259,8 @@ def search(
     index, value, pv_codes = result
     c = buffers.c
     pv = _replay(kernel, gk, game, state, pv_codes)
-    stats = make_stats(int(c[0]), int(c[1]), reached, time.perf_counter() - start, int(c[2]))
+    seconds = time.perf_counter() - start
+    stats = make_stats(int(c[0]), int(c[1]), reached, seconds, int(c[2]), path="compiled")
     return SearchResult(canon[index][0], value, pv, stats)
 
 

@@ -92,6 +92,7 @@ def same(python, compiled) -> None:
         python.stats.depth,
     )
     assert compiled.stats.branching == python.stats.branching
+    assert (python.stats.path, compiled.stats.path) == ("python", "compiled")
 
 
 @pytest.mark.parametrize("spec", OPTION_SETS)
