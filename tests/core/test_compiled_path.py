@@ -45,7 +45,8 @@ from support.tictactoe_kernels import KernelTicTacToePlugin
 registry = registry_with(("tictactoe", KernelTicTacToePlugin()))
 game = registry.game("tictactoe")
 agent = build_agent(registry, game, "alphabeta:depth=9,eval=material")
-result = agent.searcher.search(game, game.initial_state(), agent.evaluator, np.random.default_rng(1))
+rng = np.random.default_rng(1)
+result = agent.searcher.search(game, game.initial_state(), agent.evaluator, rng)
 print(result.stats.path, result.stats.nodes, result.value)
 """
 
