@@ -8,8 +8,10 @@ budget stops a search inside an iteration, as in Python; a time budget is looked
 iterations. Moves come back as codes and are turned into the game's moves by replaying them
 (the root's children, then the principal variation's).
 
-Options the compiled search does not cover (``random_order``, ``batch``) keep the Python path;
-``eval_cache`` only changes the speed of the Python path, so the compiled search ignores it.
+``random_order`` shuffles with CPython's generator ported to numba (pyrandom_kernel.py), so the
+shuffles are the Python path's; ``eval_cache``
+only changes the speed of the Python path, so the compiled search ignores it; ``batch`` is
+searched as Python searches it (the same counts), its values from the compiled model.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from mindgames.game import Encoding, Game, Move, State
 from mindgames.kernels import GameKernels, ModelKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator
 from mindgames.plugins.searchers.common import PROVEN, TIE, make_stats
+from mindgames.plugins.searchers.pyrandom_kernel import seeded
 from mindgames.search import SearchResult
 
 if TYPE_CHECKING:
@@ -46,6 +49,8 @@ GAME_NAMES = (
     "to_move",
 )
 UNBOUND = "mindgames.compiled.unbound"
+#: a module the template imports itself (its source is part of the generated module's digest)
+SHUFFLE_MODULE = "mindgames.plugins.searchers.pyrandom_kernel"
 #: the encoding code of the core's progress encoding (alphabeta_kernel.PROGRESS)
 PROGRESS_CODE = -1
 
@@ -84,8 +89,6 @@ def _encoding_plan(gk: GameKernels, encoding: Encoding) -> tuple[np.ndarray, np.
 
 def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | None:
     """The compiled plan of a search, or None when it must take the Python path."""
-    if options.random_order or options.batch:
-        return None
     gk = kernels_of(game)
     if gk is None:
         return None
@@ -108,7 +111,7 @@ def _kernel_module(p: Plan) -> ModuleType:
     bindings = {f"g_{name}": (p.game.module, name) for name in GAME_NAMES}
     model = (p.model.module, "value") if p.model is not None else (UNBOUND, "value")
     bindings["m_value"] = model
-    return bind(TEMPLATE, bindings)
+    return bind(TEMPLATE, bindings, also=(SHUFFLE_MODULE,))
 
 
 class _Buffers:
@@ -121,6 +124,7 @@ class _Buffers:
         size: int,
         alternate: bool,
         table: tuple[np.ndarray, ...],
+        mt: np.ndarray,
     ) -> None:
         gk = p.game
         room = gk.max_children
@@ -128,6 +132,9 @@ class _Buffers:
         self.kids = np.zeros((size * room, gk.width), dtype=np.int64)
         self.kmoves = np.zeros(size * room, dtype=np.int64)
         self.korder = np.zeros(size * room, dtype=np.int64)
+        self.sv = np.zeros(size * room, dtype=np.float64)
+        self.skind = np.zeros(size * room, dtype=np.int64)
+        self.mt = mt
         self.killers = np.full((size, 2), -1, dtype=np.int64)
         self.pvt = np.zeros((size, size), dtype=np.int64)
         self.pvlen = np.zeros(size, dtype=np.int64)
@@ -147,6 +154,8 @@ class _Buffers:
                 -1 if o.nodes is None else o.nodes,
                 alternate,
                 not extensions,
+                o.batch and not (o.null or p.model is None),
+                o.random_order,
             ],
             dtype=np.int64,
         )
@@ -201,6 +210,8 @@ def search(
     deadline = None if o.time is None else start + o.time
     buffers: _Buffers | None = None
     table = _table()
+    # ``random_order`` draws its Python generator's seed here, where the Python path does
+    mt = seeded(int(rng.integers(0, 2**63 - 1))) if o.random_order else np.zeros(1, np.int64)
     result: tuple[int, float, list[int]] | None = None
     partial: tuple[int, float, list[int]] | None = None
     reached = 0
@@ -208,7 +219,7 @@ def search(
         size = depth + o.extension_budget(depth) + 4
         if buffers is None or buffers.size < size:
             old = buffers
-            buffers = _Buffers(p, o, size, game.turns_alternate, table)
+            buffers = _Buffers(p, o, size, game.turns_alternate, table, mt)
             if old is not None:
                 buffers.c = old.c
         b = buffers
@@ -218,7 +229,7 @@ def search(
         scored_pv = np.zeros((n, b.size + 1), dtype=np.int64)
         scored_len = np.zeros(n, dtype=np.int64)
         arrays = (gk.params, p.ev, p.eopts, b.x, b.mmeta, b.mparams, b.opt, b.c, *b.table)
-        arrays += (b.kids, b.kmoves, b.korder, b.killers, b.pvt, b.pvlen)
+        arrays += (b.kids, b.kmoves, b.korder, b.killers, b.pvt, b.pvlen, b.sv, b.skind, b.mt)
         tie = TIE if o.random_ties else 0.0
         count = kernel.root(
             rootrow, perm, depth, o.extension_budget(depth), tie, arrays,

@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mindgames.plugins.searchers.pyrandom_kernel import shuffle
+
 # <bind>
 from mindgames.compiled.unbound import capture_pending as g_capture_pending
 from mindgames.compiled.unbound import children as g_children
@@ -51,12 +53,16 @@ PROGRESS = -1
 #: the arrays of a search, in the order of the tuple ``node`` and ``root`` take
 SEARCH = (
     "gp", "ev", "eopts", "x", "mmeta", "mparams", "opt", "c", "tkey", "tint", "tval", "tgen",
-    "kids", "kmoves", "korder", "killers", "pvt", "pvlen",
+    "kids", "kmoves", "korder", "killers", "pvt", "pvlen", "sv", "skind", "mt",
 )  # fmt: skip
 #: counters (``c``)
 NODES, LEAVES, MOVES, HITS, CUT, CHECK_AT, STOP, OVERFLOW = 0, 1, 2, 3, 4, 5, 6, 7
 #: options (``opt``)
-XF, XC, EXT, NULL, QUICK, USE_TT, ORDERING, PVS, BUDGET, ALTERNATE, PLAIN = range(11)
+XF, XC, EXT, NULL, QUICK, USE_TT, ORDERING, PVS, BUDGET, ALTERNATE, PLAIN, BATCH, SHUFFLE = range(
+    13
+)
+#: what a batched tail child needs (``skind``): its static value, a search, an evaluation
+STATIC, SEARCHED, EVALUATED = 0, 1, 2
 
 #: the table's columns (``tint``): generation stamp, depth, extension, flag, move, resolved,
 #: moves; its key and value live in ``tkey`` and ``tval``; ``tgen`` holds the generation and
@@ -123,33 +129,32 @@ def check(c, opt, tgen):
 
 @njit(cache=True)
 def order_moves(kmoves, base, n, hint, k0, k1, korder):
-    """``korder[base:base+n]``: the table's move, then the two killers (each if legal here),
-    then the rest in generation order (the Python searcher's ``_order``)."""
+    """Reorder ``korder[base:base+n]`` (child indices): the table's move, then the two killers
+    (each if legal here), first, the rest in their order (the Python searcher's ``_order``)."""
+    chosen = np.full(3, NONE, dtype=np.int64)
     first = 0
     wanted = (hint, k0, k1)
     for w in range(3):
         want = wanted[w]
         if want == NONE or (w > 0 and want == hint):
             continue
-        for i in range(n):
+        for p in range(n):
+            i = korder[base + p]
             if kmoves[base + i] == want:
-                seen = False
-                for j in range(first):
-                    if korder[base + j] == i:
-                        seen = True
-                if not seen:
-                    korder[base + first] = i
+                if i != chosen[0] and i != chosen[1]:
+                    chosen[first] = i
                     first += 1
                 break
-    at = first
-    for i in range(n):
-        taken = False
-        for j in range(first):
-            if korder[base + j] == i:
-                taken = True
-        if not taken:
+    if first == 0:
+        return
+    at = n - 1  # the others to the back, in order (never over an unread place: at >= p)
+    for p in range(n - 1, -1, -1):
+        i = korder[base + p]
+        if i != chosen[0] and i != chosen[1] and i != chosen[2]:
             korder[base + at] = i
-            at += 1
+            at -= 1
+    for q in range(first):
+        korder[base + q] = chosen[q]
 
 
 @njit(cache=True)
@@ -157,7 +162,7 @@ def node(row, d, ext, alpha, beta, ply, s):
     """The value of ``row`` searched ``d`` plies deep (the Python ``node``, line for line);
     ``s``: the search's arrays (``SEARCH``)."""
     gp, ev, eopts, x, mmeta, mparams, opt, c, tkey, tint, tval, tgen = s[:12]
-    kids, kmoves, korder, killers, pvt, pvlen = s[12:]
+    kids, kmoves, korder, killers, pvt, pvlen, sv, skind, mt = s[12:]
     pvlen[ply] = 0
     xf, xc, E = opt[XF], opt[XC], opt[EXT]
     quick = opt[QUICK]
@@ -217,6 +222,8 @@ def node(row, d, ext, alpha, beta, ply, s):
     cut0 = c[CUT]
     for i in range(n):
         korder[base + i] = i
+    if n > 1 and opt[SHUFFLE]:
+        shuffle(mt, korder, base, n)  # ``random_order``: Python's random.shuffle, same draws
     if n > 1 and opt[ORDERING]:
         order_moves(kmoves, base, n, hint, killers[ply, 0], killers[ply, 1], korder)
     alternate = opt[ALTERNATE]
@@ -229,9 +236,11 @@ def node(row, d, ext, alpha, beta, ply, s):
     a = alpha
     pvs = opt[PVS]
     nply = ply + 1
+    # ``batch``: the first child alone (it often cuts), then the rest as one batch (the tail)
+    head = 1 if opt[BATCH] and cd <= 0 and n > 1 else n
     if opt[PLAIN] and cd <= 0:
         # every child is a leaf: scored here, the counters moving as a call of node would
-        for j in range(n):
+        for j in range(head):
             i = korder[base + j]
             child = kids[base + i]
             m = kmoves[base + i]
@@ -259,7 +268,7 @@ def node(row, d, ext, alpha, beta, ply, s):
                     if a >= beta:
                         break
     else:
-        for j in range(n):
+        for j in range(head):
             i = korder[base + j]
             child = kids[base + i]
             m = kmoves[base + i]
@@ -283,6 +292,50 @@ def node(row, d, ext, alpha, beta, ply, s):
                 v = node(child, cd, cext, a, beta, nply, s)
             if c[STOP]:
                 return 0.0
+            if v > best:
+                best = v
+                best_move = m
+                if v > a:
+                    a = v
+                    pvt[ply, 0] = m
+                    k = pvlen[nply]
+                    pvt[ply, 1 : k + 1] = pvt[nply, :k]
+                    pvlen[ply] = k + 1
+                    if a >= beta:
+                        break
+    if head < n and best < beta:
+        # the tail's static values first, every evaluation counted (the Python tail_values)
+        for j in range(head, n):
+            i = korder[base + j]
+            child = kids[base + i]
+            if g_is_terminal(gp, child):
+                c[LEAVES] += 1
+                skind[base + j] = STATIC
+                sv[base + j] = terminal(gp, child, nply, quick)
+            elif cext >= E and (
+                (xc and g_capture_pending(gp, child)) or (xf and g_move_count(gp, child) == 1)
+            ):
+                skind[base + j] = SEARCHED
+            else:
+                c[LEAVES] += 1
+                c[CUT] += 1
+                skind[base + j] = EVALUATED
+                sv[base + j] = evaluate(gp, child, ev, eopts, x, mmeta, mparams)
+        for j in range(head, n):
+            i = korder[base + j]
+            child = kids[base + i]
+            m = kmoves[base + i]
+            flip = alternate or g_to_move(gp, child) != side
+            if skind[base + j] == SEARCHED:
+                if flip:
+                    v = -node(child, cd, cext, -beta, -a, nply, s)
+                else:
+                    v = node(child, cd, cext, a, beta, nply, s)
+                if c[STOP]:
+                    return 0.0
+            else:
+                pvlen[nply] = 0
+                v = -sv[base + j] if flip else sv[base + j]
             if v > best:
                 best = v
                 best_move = m

@@ -29,6 +29,11 @@ OPTION_SETS = [
     "nodes=40,eval=material",
     "depth=6,eval=material,extend_forced=true,max_extension=1",
     "nodes=3,eval=material",
+    "depth=5,eval=material,batch=true",
+    "depth=4,eval=material,batch=true,extend_forced=true,extension=1",
+    "depth=4,eval=material,eval_cache=true",
+    "depth=5,eval=material,random_order=true",
+    "depth=4,eval=material,random_order=true,random_ties=true,ordering=false",
     ("depth=3", {"model": "mlp", "encoding": "cells", "hidden": [4], "seed": 3}),
     (
         "depth=3",
@@ -107,14 +112,13 @@ def test_compiled_search_equals_python_search_on_random_positions(registry, spec
     seed=st.integers(0, 10_000),
     depth=st.integers(1, 6),
     extend=st.booleans(),
-    flags=st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()),
+    flags=st.lists(st.booleans(), min_size=6, max_size=6),
 )
 def test_compiled_search_equals_python_for_any_options(registry, seed, depth, extend, flags):
-    tt, ordering, pvs, ties = flags
-    spec = (
-        f"depth={depth},eval=material,extend_forced={str(extend).lower()},tt={str(tt).lower()},"
-        f"ordering={str(ordering).lower()},pvs={str(pvs).lower()},random_ties={str(ties).lower()}"
-    )
+    names = ("tt", "ordering", "pvs", "random_ties", "random_order", "batch")
+    pairs = zip(names, flags, strict=True)
+    chosen = ",".join(f"{name}={str(flag).lower()}" for name, flag in pairs)
+    spec = f"depth={depth},eval=material,extend_forced={str(extend).lower()},{chosen}"
     game = registry.game("tictactoe")
     state = positions(game, seed, 1 + seed % 5)[-1]
     with pytest.MonkeyPatch.context() as monkeypatch:
