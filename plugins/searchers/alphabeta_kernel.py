@@ -21,8 +21,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mindgames.plugins.searchers.pyrandom_kernel import shuffle
-
 # <bind>
 from mindgames.compiled.unbound import capture_pending as g_capture_pending
 from mindgames.compiled.unbound import children as g_children
@@ -34,6 +32,7 @@ from mindgames.compiled.unbound import progress as g_progress
 from mindgames.compiled.unbound import result as g_result
 from mindgames.compiled.unbound import to_move as g_to_move
 from mindgames.compiled.unbound import value as m_value
+from mindgames.plugins.searchers.pyrandom_kernel import shuffle
 
 # </bind>
 
