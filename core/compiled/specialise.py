@@ -20,7 +20,7 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 
@@ -48,12 +48,9 @@ def _sources(module_name: str) -> bytes:
     return b"".join(f.read_bytes() for f in sorted(files))
 
 
-def bind(
-    template: Path, bindings: Mapping[str, tuple[str, str]], also: Sequence[str] = ()
-) -> ModuleType:
+def bind(template: Path, bindings: Mapping[str, tuple[str, str]]) -> ModuleType:
     """The template's module with each global ``name`` bound to ``module.attribute``
-    (``bindings``: name -> (module, attribute)); made and imported once per process. ``also``
-    names kernel modules the template imports itself, whose sources the digest covers too."""
+    (``bindings``: name -> (module, attribute)); made and imported once per process."""
     memo = (str(template), tuple(sorted((k, f"{m}:{a}") for k, (m, a) in bindings.items())))
     if memo in _bound:
         return _bound[memo]
@@ -66,7 +63,7 @@ def bind(
     )
     text = _BLOCK.sub(lambda _: f"# <bind>\n{imports}# </bind>\n", source, count=1)
     digest = hashlib.sha256(text.encode() + numba.__version__.encode())
-    for kernel_module in sorted({m for m, _ in bindings.values()} | set(also)):
+    for kernel_module in sorted({m for m, _ in bindings.values()}):
         digest.update(_sources(kernel_module))
     name = f"mindgames_{template.stem}_{digest.hexdigest()[:20]}"
     path = configure() / f"{name}.py"

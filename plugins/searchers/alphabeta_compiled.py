@@ -49,7 +49,7 @@ GAME_NAMES = (
     "to_move",
 )
 UNBOUND = "mindgames.compiled.unbound"
-#: a module the template imports itself (its source is part of the generated module's digest)
+#: the port of Python's shuffle (bound like the kernels, so the digest covers its source)
 SHUFFLE_MODULE = "mindgames.plugins.searchers.pyrandom_kernel"
 #: the encoding code of the core's progress encoding (alphabeta_kernel.PROGRESS)
 PROGRESS_CODE = -1
@@ -111,7 +111,8 @@ def _kernel_module(p: Plan) -> ModuleType:
     bindings = {f"g_{name}": (p.game.module, name) for name in GAME_NAMES}
     model = (p.model.module, "value") if p.model is not None else (UNBOUND, "value")
     bindings["m_value"] = model
-    return bind(TEMPLATE, bindings, also=(SHUFFLE_MODULE,))
+    bindings["shuffle"] = (SHUFFLE_MODULE, "shuffle")
+    return bind(TEMPLATE, bindings)
 
 
 class _Buffers:
