@@ -29,7 +29,6 @@ from mindgames.game import Encoding, Game, Move, State
 from mindgames.kernels import GameKernels, ModelKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator
 from mindgames.plugins.searchers.common import PROVEN, TIE, make_stats
-from mindgames.plugins.searchers.pyrandom_kernel import seeded
 from mindgames.search import SearchResult
 
 if TYPE_CHECKING:
@@ -211,6 +210,8 @@ def search(
     deadline = None if o.time is None else start + o.time
     buffers: _Buffers | None = None
     table = _table()
+    from mindgames.plugins.searchers.pyrandom_kernel import seeded  # numba: only when searching
+
     # ``random_order`` draws its Python generator's seed here, where the Python path does
     mt = seeded(int(rng.integers(0, 2**63 - 1))) if o.random_order else np.zeros(1, np.int64)
     result: tuple[int, float, list[int]] | None = None
