@@ -362,6 +362,8 @@ def check_game(
 
     _check_perft(game)
     kernels = kernel_checker(game, encodings)
+    if kernels is not None:
+        kernels.check_perft()
     for i in range(playouts):
         visited.clear()
         first = playout(game, np.random.default_rng([seed, i]), visit)

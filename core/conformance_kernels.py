@@ -5,11 +5,13 @@ suite's random playouts and each of its children:
 
 * ``to_row`` gives an int64 row of ``width`` columns and ``from_row`` gives the state back;
 * ``children`` writes as many rows as ``Game.children`` has successors (at most
-  ``max_children``), each the same state in the same order, and returns -1 (writing nothing
-  past the buffer) when the buffer has one row too few;
+  ``max_children``), each the same state in the same order, and returns -1 when the buffers
+  have one row too few; its move codes are one to one with the moves over the whole run
+  (equal moves, equal codes, in any position);
 * ``is_terminal``, ``result`` (a finished game's returns for the side to move), ``to_move``,
   ``move_count``, ``capture_pending`` and ``progress`` equal the ``Game`` methods;
 * ``key`` is the same for states with the same ``search_key``;
+* ``perft`` equals ``Game.perft`` (the declared counts, and depths 1-3 from the start);
 * every encoding checked whose name the kernels list gives the Python encoding's numbers
   (within ``KERNEL_TOLERANCE``: kernels may sum in another order).
 
@@ -50,6 +52,10 @@ class KernelChecker:
         self.module = self._module()
         self.params = np.ascontiguousarray(kernels.params, dtype=np.int64)
         self.out = np.zeros((kernels.max_children, kernels.width), dtype=np.int64)
+        self.moves = np.zeros(kernels.max_children, dtype=np.int64)
+        #: move -> code and code -> move, over every position checked
+        self.codes_of: dict[Hashable, int] = {}
+        self.moves_of: dict[int, Hashable] = {}
         self.codes = [(enc, kernels.encodings[enc.name]) for enc in encodings
                       if enc.name in kernels.encodings]  # fmt: skip
         #: search key -> kernel key, over every state checked
@@ -94,8 +100,9 @@ class KernelChecker:
         game, m, params = self.game, self.module, self.params
         self.positions += 1
         row = self.row(state)
-        kids = [child for _, child in game.children(state)]
-        n = m.children(params, row, self.out)
+        pairs = list(game.children(state))
+        kids = [child for _, child in pairs]
+        n = m.children(params, row, self.out, self.moves)
         if n != len(kids):
             raise self._error(f"children gave {n} successors, Game.children {len(kids)}", state)
         got = [self.kernels.from_row(self.out[i]) for i in range(n)]
@@ -103,10 +110,18 @@ class KernelChecker:
             first = next(i for i, (a, b) in enumerate(zip(got, kids, strict=True)) if a != b)
             raise self._error(f"child {first} differs from Game.children's (order or state)",
                               state)  # fmt: skip
+        for (move, _), code in zip(pairs, self.moves[:n].tolist(), strict=True):
+            if self.codes_of.setdefault(move, code) != code:
+                raise self._error(f"move {move!r} has two codes", state)
+            if self.moves_of.setdefault(code, move) != move:
+                raise self._error(f"moves {move!r} and {self.moves_of[code]!r} share a code", state)
         if n:
             short = np.zeros((n - 1, self.kernels.width), dtype=np.int64)
-            if m.children(params, row, short) != -1:
+            if m.children(params, row, short, self.moves) != -1:
                 raise self._error("children did not return -1 for a buffer too small", state)
+            if m.children(params, row, self.out, self.moves[: n - 1]) != -1:
+                raise self._error("children did not return -1 for a move buffer too small",
+                                  state)  # fmt: skip
         terminal = game.is_terminal(state)
         side = game.to_move(state)
         checks: tuple[tuple[str, object, object], ...] = (
@@ -136,6 +151,18 @@ class KernelChecker:
                 )
         for s, r in ((state, row), *((k, self.out[i]) for i, k in enumerate(kids))):
             self._check_key(s, int(m.key(params, r)))
+
+    def check_perft(self) -> None:
+        """``perft`` equals the game's: its declared counts and depths 1-3 from the start."""
+        game, m = self.game, self.module
+        cases = [(game.initial_state(), d, game.perft(game.initial_state(), d)) for d in (1, 2, 3)]
+        for text, counts in game.known_perft():
+            state = game.initial_state() if text is None else game.parse_position(text)
+            cases += [(state, d, want) for d, want in enumerate(counts, 1)]
+        for state, depth, want in cases:
+            got = int(m.perft(self.params, self.kernels.to_row(state), depth))
+            if got != want:
+                raise self._error(f"perft {depth} is {got}, the Python rules' {want}", state)
 
     def _check_key(self, state: State, key: int) -> None:
         search = self.game.search_key(state)

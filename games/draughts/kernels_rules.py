@@ -439,22 +439,39 @@ def _perft(
     row: np.ndarray,
     bufs: np.ndarray,
     codes: np.ndarray,
-    level: int,
     depth: int,
     made: bool,
 ) -> int:
-    """Leaves ``depth`` plies below ``row`` (draw rules ignored), children in ``bufs[level]``
-    (move codes in ``codes[level]``); the last ply made (``made``) or only counted."""
-    out = bufs[level]
-    moves = codes[level]
-    if depth == 1 and not made:
-        return generate(params, row, out, moves, False, False)
-    n = generate(params, row, out, moves, True, False)
-    if depth == 1 or n < 0:
-        return n
+    """Leaves ``depth`` (>= 1) plies below ``row``, draw rules ignored: depth-first with an
+    explicit stack (numba's cache and recursion do not mix), the children of ply ``i`` in
+    ``bufs[i]`` (move codes in ``codes[i]``); the last ply made (``made``) or only counted."""
+    if depth == 1:
+        return generate(params, row, bufs[0], codes[0], made, False)
+    n = generate(params, row, bufs[0], codes[0], True, False)
+    if n < 0:
+        return -1
+    count = np.empty(depth, dtype=np.int64)
+    at = np.empty(depth, dtype=np.int64)
+    count[0] = n
+    at[0] = 0
+    level = 0
     total = 0
-    for i in range(n):
-        total += _perft(params, out[i], bufs, codes, level + 1, depth - 1, made)
+    while level >= 0:
+        if at[level] >= count[level]:
+            level -= 1
+            continue
+        child = bufs[level, at[level]]
+        at[level] += 1
+        last = level + 2 == depth  # the child's children are the leaves
+        n = generate(params, child, bufs[level + 1], codes[level + 1], made or not last, False)
+        if n < 0:
+            return -1
+        if last:
+            total += n
+        else:
+            level += 1
+            count[level] = n
+            at[level] = 0
     return total
 
 
@@ -466,7 +483,7 @@ def perft(params: np.ndarray, row: np.ndarray, depth: int) -> int:
         return 1
     bufs = np.empty((depth, MAX_CHILDREN, row.shape[0]), dtype=np.int64)
     codes = np.empty((depth, MAX_CHILDREN), dtype=np.int64)
-    return _perft(params, row, bufs, codes, 0, depth, True)
+    return _perft(params, row, bufs, codes, depth, True)
 
 
 @njit(cache=True)
@@ -476,4 +493,4 @@ def perft_counted(params: np.ndarray, row: np.ndarray, depth: int) -> int:
         return 1
     bufs = np.empty((depth, MAX_CHILDREN, row.shape[0]), dtype=np.int64)
     codes = np.empty((depth, MAX_CHILDREN), dtype=np.int64)
-    return _perft(params, row, bufs, codes, 0, depth, False)
+    return _perft(params, row, bufs, codes, depth, False)
