@@ -7,14 +7,17 @@ children come in ``legal_moves`` order (captures by jumping piece, ascending bit
 piece's paths depth-first in ``engine.KING_JUMPS`` direction order; simple moves by shift
 direction, then by target square), with the same counters and repetition history.
 
-One integer type (int64) throughout; popcounts by shifts and masks (no multiply, so no
-overflow, and the same numbers with the JIT disabled).
+One integer type (int64) throughout. A one-bit mask's bit index is a table look-up by its
+remainder modulo 37; popcounts are the CPU's (``popcount``).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
 from mindgames.games.draughts.engine import BIT, SQ, SQUARE_AT, coords
 from mindgames.games.draughts.engine import BOARD as _BOARD
@@ -84,20 +87,42 @@ JOVER, JLAND, JBIT = _tables()
 PDN_OF = np.array([0] * 35, dtype=np.int64)
 for _s in range(1, 33):
     PDN_OF[BIT[_s]] = _s
+#: bit index of a one-bit mask ``x`` below 2**36: ``BIT_OF[x % 37]`` (2 is a primitive root
+#: modulo 37, so the 36 powers of two leave distinct remainders); and its PDN square
+BIT_OF = np.zeros(37, dtype=np.int64)
+PDN_AT = np.zeros(37, dtype=np.int64)
+for _b in range(36):
+    BIT_OF[(1 << _b) % 37] = _b
+    PDN_AT[(1 << _b) % 37] = PDN_OF[_b] if _b < 35 else 0
 #: bits per square in a move's code (squares 1-32; a path has at most 10 squares, 9 jumps)
 MOVE_BITS = 6
 
 
-@njit(cache=True)
 def popcount(x: int) -> int:
-    """Set bits of a non-negative int64 (shifts and masks only)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
+    """Set bits of a non-negative int64: Python's count with the JIT off, compiled to the
+    CPU's population count (``llvm.ctpop``, through the overload below) with it on."""
+    return int(x).bit_count()
+
+
+@intrinsic
+def _ctpop(typingctx: Any, x: Any) -> Any:
+    """``llvm.ctpop`` of an int64."""
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@overload(popcount)
+def _popcount_compiled(x: Any) -> Any:
+    """``popcount`` inside compiled code."""
+
+    def impl(x: Any) -> Any:
+        return _ctpop(x)  # type: ignore[call-arg]  # numba passes the typing context itself
+
+    return impl
 
 
 @njit(cache=True)
@@ -119,7 +144,7 @@ def drawn(params: np.ndarray, row: np.ndarray) -> bool:
     return seen >= 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def jumpers(own: int, opp: int, k: int, side: int, empty: int) -> int:
     """``engine.jumpers``: the mover's pieces that can capture."""
     ok = own & k
@@ -132,7 +157,7 @@ def jumpers(own: int, opp: int, k: int, side: int, empty: int) -> int:
     return fwd | back
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(out: np.ndarray, n: int, b: int, w: int, k: int, side: int, plies: int) -> None:
     """Child ``n``: board, side and plies; counters reset (a capture or a man's move)."""
     out[n, B] = b
@@ -179,7 +204,7 @@ def _captures(
             stop = promo
         e = empty | f
         d = 0
-        ssq[0] = popcount(f - 1)
+        ssq[0] = BIT_OF[f % 37]
         sopp[0] = opp0
         scap[0] = 0
         sdir[0] = 0
@@ -238,7 +263,7 @@ def _captures(
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step(
     params: np.ndarray,
     row: np.ndarray,
@@ -336,7 +361,7 @@ def generate(
             fm = (x >> shift) if up else (x << shift)
             if _step(params, row, out, n, x, fm, track) < 0:
                 return -1
-            moves[n] = PDN_OF[popcount(fm - 1)] | (PDN_OF[popcount(x - 1)] << MOVE_BITS)
+            moves[n] = PDN_AT[fm % 37] | (PDN_AT[x % 37] << MOVE_BITS)
             n += 1
     return n
 
