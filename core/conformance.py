@@ -26,7 +26,10 @@ registered game. It plays seeded random games and checks, at every position visi
 * the perft counts a game declares (``Game.known_perft``) hold;
 * a game drawn as a board (``mindgames.board.DrawsBoard``) has distinct cell keys, and every
   legal move's clicks are cells of its board, different for different moves;
-* the same seed gives the same playout.
+* the same seed gives the same playout;
+* a game with compiled kernels (``kernels()`` not None) has kernels equal to its Python rules
+  at every position visited: rows both ways, children in order, the predicates, the keys and
+  the encodings (``conformance_kernels``; the report lists this check only when it ran).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import attrs
 import numpy as np
 
 from mindgames.board import DrawsBoard
+from mindgames.conformance_kernels import KERNEL_CHECK, kernel_checker
 from mindgames.errors import ConformanceError
 from mindgames.game import CountsPieces, Encoding, Game, State, StateRows
 
@@ -357,14 +361,20 @@ def check_game(
         visited.append(state)
 
     _check_perft(game)
+    kernels = kernel_checker(game, encodings)
+    if kernels is not None:
+        kernels.check_perft()
     for i in range(playouts):
         visited.clear()
         first = playout(game, np.random.default_rng([seed, i]), visit)
         _check_batches(game, visited, encodings)
         _check_rows(game, visited, encodings)
+        if kernels is not None:
+            kernels.check(visited)
         again = playout(game, np.random.default_rng([seed, i]))
         if first != again:
             raise ConformanceError(f"{game.spec()}: the same seed gave two different playouts")
+    checks = CHECKS if kernels is None else (*CHECKS, KERNEL_CHECK)
     return ConformanceReport(
-        game.spec(), playouts, positions, tuple(e.name for e in encodings), CHECKS
+        game.spec(), playouts, positions, tuple(e.name for e in encodings), checks
     )

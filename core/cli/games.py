@@ -70,10 +70,15 @@ def perft(game_spec: str, depth: int, position: str | None, as_json: bool) -> No
 def check_game_command(game_spec: str, playouts: int, seed: int) -> None:
     """Run the conformance suite on a game: random playouts checking the Game contract."""
     from mindgames.conformance import check_game
+    from mindgames.kernels import kernels_of
 
     registry = get_registry()
     game = registry.game(game_spec)
     encodings = [registry.encoding(game, e.name) for e in registry.encodings_for(game.name)]
+    kernels = kernels_of(game)
+    if kernels is not None:  # the kernels' encodings with options (raw32:piece_sum=true) too
+        names = {e.name for e in encodings}
+        encodings += [registry.encoding(game, n) for n in kernels.encodings if n not in names]
     report = check_game(game, encodings, playouts=playouts, seed=seed)
     for check in report.checks:
         click.echo(f"ok  {check}")

@@ -34,6 +34,7 @@ from mindgames.games.draughts.board import board as board_picture
 from mindgames.games.draughts.board import move_cells as move_squares
 from mindgames.games.draughts.engine import BOARD, CAPTURED, PROMO, SQ
 from mindgames.games.draughts.successors import children as _children
+from mindgames.kernels import GameKernels
 
 DraughtsState = tuple[int, int, int, int, int, int, tuple[tuple[int, int, int, int], ...]]
 DraughtsMove = tuple[int, ...]
@@ -208,6 +209,15 @@ class Draughts(Game):
 
     def progress(self, state: DraughtsState) -> int:
         return state[4]
+
+    def kernels(self) -> GameKernels | None:
+        """The compiled path's description (``kernel_spec``; the ``@njit`` functions are
+        ``mindgames.games.draughts.kernels``, imported only by a searcher that runs them).
+        None with repetition on and neither ``no_progress`` nor ``max_plies`` bounding the
+        history a row must hold."""
+        from mindgames.games.draughts.kernel_spec import game_kernels
+
+        return game_kernels(self)
 
     def pieces(self, state: DraughtsState) -> int:
         """Pieces of both sides on the board (training histories report it at each game's end)."""
