@@ -56,8 +56,12 @@ class KernelChecker:
         #: move -> code and code -> move, over every position checked
         self.codes_of: dict[Hashable, int] = {}
         self.moves_of: dict[int, Hashable] = {}
-        self.codes = [(enc, kernels.encodings[enc.name]) for enc in encodings
-                      if enc.name in kernels.encodings]  # fmt: skip
+        #: (encoding, its code, its kernel options) of each encoding the kernels compute
+        self.codes = [
+            (enc, kernels.encodings[enc.name], np.array(enc.kernel_options, dtype=np.float64))
+            for enc in encodings
+            if enc.name in kernels.encodings and enc.kernel_options is not None
+        ]
         #: search key -> kernel key, over every state checked
         self.keys: dict[Hashable, int] = {}
         self.positions = 0
@@ -137,9 +141,9 @@ class KernelChecker:
         for name, value, want in checks:
             if value != want:
                 raise self._error(f"{name} is {value!r}, the Python rules say {want!r}", state)
-        for enc, code in self.codes:
+        for enc, code, options in self.codes:
             out = np.full(enc.width, np.nan)
-            m.encode(params, code, row, out)
+            m.encode(params, code, options, row, out)
             want = np.asarray(enc.encode(state), dtype=float)
             if not np.allclose(out, want, rtol=0.0, atol=KERNEL_TOLERANCE):
                 col = int(np.flatnonzero(~np.isclose(out, want, rtol=0.0,

@@ -34,18 +34,18 @@ _bound: dict[tuple[str, tuple[tuple[str, str], ...]], ModuleType] = {}
 
 def _sources(module_name: str) -> bytes:
     """The sources a kernel module's compiled code depends on: its own file and every loaded
-    module of its directory (the kernel modules it imports)."""
+    module of its package (the kernel modules it imports)."""
     module = importlib.import_module(module_name)
     origin = getattr(module, "__file__", None)
     if origin is None:
         return module_name.encode()
-    folder = Path(origin).resolve().parent
-    files = {Path(origin).resolve()}
-    for loaded in list(sys.modules.values()):
+    package = module_name.rpartition(".")[0]
+    files = {origin}
+    for name, loaded in list(sys.modules.items()):
         path = getattr(loaded, "__file__", None)
-        if path and Path(path).resolve().parent == folder and path.endswith(".py"):
-            files.add(Path(path).resolve())
-    return b"".join(f.read_bytes() for f in sorted(files))
+        if path and path.endswith(".py") and name.rpartition(".")[0] == package and package:
+            files.add(path)
+    return b"".join(Path(f).read_bytes() for f in sorted(files))
 
 
 def bind(template: Path, bindings: Mapping[str, tuple[str, str]]) -> ModuleType:

@@ -59,8 +59,13 @@ def _planes(states: Sequence[DraughtsState]) -> tuple[np.ndarray, ...]:
 
 
 def _encoding(
-    name: str, columns: tuple[str, ...], batch: Callable[[Sequence[DraughtsState]], np.ndarray]
+    name: str,
+    columns: tuple[str, ...],
+    batch: Callable[[Sequence[DraughtsState]], np.ndarray],
+    kernel_options: tuple[float, ...] = (),
 ) -> Encoding:
+    """An encoding from its batch function; ``kernel_options``: what the draughts kernels'
+    ``encode`` reads of its options (every draughts encoding has a kernel)."""
     def encode(state: DraughtsState) -> np.ndarray:
         return batch([state])[0]
 
@@ -69,7 +74,7 @@ def _encoding(
             return np.zeros((0, len(columns)))
         return batch(states)
 
-    return Encoding(name, columns, encode, encode_batch)
+    return Encoding(name, columns, encode, encode_batch, kernel_options=kernel_options)
 
 
 @attrs.frozen
@@ -93,7 +98,7 @@ def raw32(game: Draughts, options: Raw32Options | None) -> Encoding:
         x = _raw(states, opts.king)
         return np.hstack([x, x.sum(axis=1, keepdims=True)]) if opts.piece_sum else x
 
-    enc = _encoding("raw32", columns, batch)
+    enc = _encoding("raw32", columns, batch, (opts.king, float(opts.piece_sum)))
     groups = {"subsquares": subsquares()}
     return attrs.evolve(enc, encode_py=raw32_py(opts.king, opts.piece_sum), groups=groups)
 
@@ -259,7 +264,7 @@ def ll_features(game: Draughts, options: LLOptions | None) -> Encoding:
             feats.append([mine[i] - theirs[i] for i in _LL_INDEX])
         return np.hstack([_raw(states, opts.king), np.array(feats, dtype=float)])
 
-    return _encoding("ll-features", columns, batch)
+    return _encoding("ll-features", columns, batch, (opts.king,))
 
 
 def material_py(state: DraughtsState) -> tuple[int, int]:

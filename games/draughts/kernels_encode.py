@@ -1,12 +1,13 @@
 """Compiled draughts encodings: the numbers of ``games/draughts/encodings.py`` from a row.
 
-``encode(params, code, row, out)`` writes the encoding numbered ``code`` (``kernel_spec``
+``encode(params, code, options, row, out)`` writes the encoding numbered ``code`` (``kernel_spec``
 gives the numbers) into ``out``, from the side to move's point of view, as the Python encoding
 does. Codes below ``FAMILY_UNIT`` are encodings without options; ``raw32``, ``raw32`` with the
 piece sum, and ``ll-features`` carry their king value K in the code itself:
 ``family * FAMILY_UNIT + K * 2**52`` (exact for every float K in [1, 16) and for any smaller
 non-negative K that is a multiple of 2**-52), so one compiled function serves every K, an
-evolving one included, without recompiling.
+evolving one included, without recompiling. A search passes the Python encoding's
+``kernel_options`` as ``options``, which then override the code's K (and piece sum).
 """
 
 from __future__ import annotations
@@ -253,11 +254,19 @@ def _samuel(row: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def encode(params: np.ndarray, code: int, row: np.ndarray, out: np.ndarray) -> None:
-    """The encoding numbered ``code`` of ``row`` into ``out`` (module docstring)."""
+def encode(
+    params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
+) -> None:
+    """The encoding numbered ``code`` of ``row`` into ``out`` (module docstring); ``options``,
+    when given, are the Python encoding's ``kernel_options`` and override the code's own: raw32's
+    (king, piece_sum), ll-features' (king,)."""
     family = code // FAMILY_UNIT
     if family != 0:
         king = float(code % FAMILY_UNIT) / KING_SCALE
+        if options.shape[0] >= 1:
+            king = options[0]
+        if family != LL_FEATURES and options.shape[0] >= 2:
+            family = RAW32_SUM if options[1] != 0.0 else RAW32
         _raw32(row, king, out)
         if family == RAW32_SUM:
             total = 0.0

@@ -5,8 +5,8 @@ The deepening loop stays in Python (it is one call per depth); each iteration is
 compiled ``root`` (alphabeta_kernel.py, bound to the game's and the model's kernel modules), which
 keeps the table, the counters and the buffers in arrays that live for the whole search. The node
 budget stops a search inside an iteration, as in Python; a time budget is looked at between
-iterations. Moves come back as codes and are turned into the game's moves by replaying them
-(the root's children, then the principal variation's).
+iterations. Moves come back as child indices in generation order, turned into the game's moves by
+``Game.children`` (the root's, then the principal variation's positions').
 
 ``random_order`` shuffles with CPython's generator ported to numba (pyrandom_kernel.py), so the
 shuffles are the Python path's; ``eval_cache``
@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
@@ -139,7 +139,7 @@ class _Buffers:
         self.pvt = np.zeros((size, size), dtype=np.int64)
         self.pvlen = np.zeros(size, dtype=np.int64)
         self.x = np.zeros(max(p.width, 1), dtype=np.float64)
-        self.c = np.zeros(8, dtype=np.int64)
+        self.c = np.zeros(9, dtype=np.int64)
         extensions = o.extend_forced or o.extend_captures
         self.opt = np.array(
             [
@@ -202,11 +202,9 @@ def search(
     kernel = _kernel_module(p)
     gk = p.game
     rootrow = np.ascontiguousarray(gk.to_row(state), dtype=np.int64)
-    codes, canon = _root_codes(kernel, gk, rootrow, game, state)
-    code_of = {i: codes[i] for i in range(len(codes))}
-    index_of_move = {id(m): i for i, (m, _) in enumerate(canon)}
-    moves_in_order = [m for m, _ in canon]
-    perm = np.array([_index(moves_in_order, m, index_of_move) for m, _ in kids], dtype=np.int64)
+    canon = list(game.children(state))
+    position = {id(move): i for i, (move, _) in enumerate(canon)}
+    perm = np.array([_index(canon, move, position) for move, _ in kids], dtype=np.int64)
     deadline = None if o.time is None else start + o.time
     buffers: _Buffers | None = None
     table = _table()
@@ -238,6 +236,11 @@ def search(
             scored_v, scored_i, scored_pv, scored_len,
         )  # fmt: skip
         if b.c[7]:
+            if b.c[8] != n:
+                raise MindgamesError(
+                    f"game {game.spec()!r}: its kernels give {b.c[8]} moves where the rules give "
+                    f"{n} in {game.position_text(state)} (check-game compares them)"
+                )
             raise MindgamesError(
                 f"game {game.spec()!r}: a position has more moves than its kernels' bound "
                 f"max_children={gk.max_children}"
@@ -252,7 +255,7 @@ def search(
         if b.c[6]:
             if result is None:
                 first = int(perm[0])
-                result = partial if partial is not None else (first, 0.0, [code_of[first]])
+                result = partial if partial is not None else (first, 0.0, [first])
                 reached = 0
             break
         reached = depth
@@ -269,54 +272,27 @@ def search(
         if deadline is not None and time.perf_counter() >= deadline:
             break
     assert result is not None and buffers is not None
-    index, value, pv_codes = result
+    index, value, pv_indices = result
     c = buffers.c
-    pv = _replay(kernel, gk, game, state, pv_codes)
+    pv = _replay(game, state, pv_indices)
     seconds = time.perf_counter() - start
     stats = make_stats(int(c[0]), int(c[1]), reached, seconds, int(c[2]), path="compiled")
     return SearchResult(canon[index][0], value, pv, stats)
 
 
-def _index(moves: list[Move], move: Move, by_id: dict[int, int]) -> int:
-    i = by_id.get(id(move))
-    return i if i is not None else moves.index(move)
+def _index(canon: list[tuple[Move, State]], move: Move, position: dict[int, int]) -> int:
+    """The place of a root move in generation order (by identity, else by equality)."""
+    i = position.get(id(move))
+    return i if i is not None else [m for m, _ in canon].index(move)
 
 
-def _root_codes(
-    kernel: ModuleType, gk: GameKernels, row: np.ndarray, game: Game, state: State
-) -> tuple[list[int], list[tuple[Move, State]]]:
-    """The move codes of a position's children and its children, in generation order."""
-    out = np.zeros((gk.max_children, gk.width), dtype=np.int64)
-    codes = np.zeros(gk.max_children, dtype=np.int64)
-    n = _children(gk, row, out, codes)
-    canon = list(game.children(state))
-    if n != len(canon):
-        raise MindgamesError(
-            f"game {game.spec()!r}: its kernels give {n} moves where the rules give "
-            f"{len(canon)} in {game.position_text(state)} (check-game compares them)"
-        )
-    return codes[:n].tolist(), canon
-
-
-def _children(gk: GameKernels, row: np.ndarray, out: np.ndarray, codes: np.ndarray) -> int:
-    import importlib
-
-    module: Any = importlib.import_module(gk.module)
-    return int(module.children(gk.params, row, out, codes))
-
-
-def _replay(
-    kernel: ModuleType, gk: GameKernels, game: Game, state: State, codes: list[int]
-) -> tuple[Move, ...]:
-    """The moves that a principal variation's codes stand for, played from ``state``."""
+def _replay(game: Game, state: State, indices: list[int]) -> tuple[Move, ...]:
+    """The moves of a principal variation given as child indices, played from ``state``."""
     pv: list[Move] = []
-    for code in codes:
-        if game.is_terminal(state):
+    for i in indices:
+        kids = game.children(state)
+        if not 0 <= i < len(kids):
             break
-        row = np.ascontiguousarray(gk.to_row(state), dtype=np.int64)
-        here, canon = _root_codes(kernel, gk, row, game, state)
-        if code not in here:
-            break
-        move, state = canon[here.index(code)]
+        move, state = kids[i]
         pv.append(move)
     return tuple(pv)

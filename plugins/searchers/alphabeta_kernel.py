@@ -11,7 +11,8 @@ from them, and numba caches that copy like any module. Unbound, the names below 
 
 The search's state travels as one tuple of arrays, ``SEARCH`` names them in order:
 ``c`` the counters, ``opt`` the options, per-ply blocks of ``kids``/``kmoves``/``korder`` for
-the successors, ``killers`` and the triangular ``pvt``/``pvlen`` for the principal variation,
+the successors, ``killers`` and the triangular ``pvt``/``pvlen`` for the principal variation
+(as each position's child index in generation order, which Python turns back into moves),
 and the transposition table ``tkey``/``tint``/``tval``/``tgen``: open addressing over arrays
 that live as long as the process (``T_STAMP``), with the Python table's fields.
 """
@@ -55,7 +56,7 @@ SEARCH = (
     "kids", "kmoves", "korder", "killers", "pvt", "pvlen", "sv", "skind", "mt",
 )  # fmt: skip
 #: counters (``c``)
-NODES, LEAVES, MOVES, HITS, CUT, CHECK_AT, STOP, OVERFLOW = 0, 1, 2, 3, 4, 5, 6, 7
+NODES, LEAVES, MOVES, HITS, CUT, CHECK_AT, STOP, OVERFLOW, ROOT_MOVES = range(9)
 #: options (``opt``)
 XF, XC, EXT, NULL, QUICK, USE_TT, ORDERING, PVS, BUDGET, ALTERNATE, PLAIN, BATCH, SHUFFLE = range(
     13
@@ -262,7 +263,7 @@ def node(row, d, ext, alpha, beta, ply, s):
                 best_move = m
                 if v > a:
                     a = v
-                    pvt[ply, 0] = m
+                    pvt[ply, 0] = i
                     pvlen[ply] = 1
                     if a >= beta:
                         break
@@ -296,7 +297,7 @@ def node(row, d, ext, alpha, beta, ply, s):
                 best_move = m
                 if v > a:
                     a = v
-                    pvt[ply, 0] = m
+                    pvt[ply, 0] = i
                     k = pvlen[nply]
                     pvt[ply, 1 : k + 1] = pvt[nply, :k]
                     pvlen[ply] = k + 1
@@ -340,7 +341,7 @@ def node(row, d, ext, alpha, beta, ply, s):
                 best_move = m
                 if v > a:
                     a = v
-                    pvt[ply, 0] = m
+                    pvt[ply, 0] = i
                     k = pvlen[nply]
                     pvt[ply, 1 : k + 1] = pvt[nply, :k]
                     pvlen[ply] = k + 1
@@ -383,7 +384,8 @@ def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv
     pvlen[:] = 0
     room = kmoves.shape[0] // pvlen.shape[0]
     n = g_children(gp, rootrow, kids[0:room], kmoves[0:room])
-    if n < 0:
+    c[ROOT_MOVES] = n
+    if n < 0 or n != perm.shape[0]:
         c[OVERFLOW] = 1
         c[STOP] = 1
         return 0
@@ -418,7 +420,7 @@ def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv
             scored_v[count] = v
             scored_i[count] = i
             k = pvlen[1]
-            scored_pv[count, 0] = kmoves[i]
+            scored_pv[count, 0] = i
             scored_pv[count, 1 : k + 1] = pvt[1, :k]
             scored_len[count] = k + 1
             count += 1

@@ -38,6 +38,9 @@ GAMES = (
     Checkers(no_progress=0, max_plies=120),  # the history bounded by the length cap
 )
 
+#: no options: the code's own (the encodings as their codes say)
+NO_OPTIONS = np.zeros(0)
+
 
 class Compiled:
     """One game's kernels, module and buffers, and the comparison at a state."""
@@ -77,7 +80,7 @@ class Compiled:
             assert m.result(params, row) == game.returns(state)[state[3]]
         for enc, code in self.encodings:
             got = np.full(enc.width, np.nan)
-            m.encode(params, code, row, got)
+            m.encode(params, code, NO_OPTIONS, row, got)
             want = enc.encode(state)
             if enc.name.startswith("raw32") and "piece_sum" in enc.name:
                 # the sum: sequential here, pairwise in numpy
@@ -349,7 +352,7 @@ for _ in range(6):
     for name, code in k.encodings.items():
         enc = registry.encoding(game, name)
         got = np.zeros(enc.width)
-        m.encode(k.params, code, row, got)
+        m.encode(k.params, code, np.zeros(0), row, got)
         assert np.allclose(got, enc.encode(state), rtol=0, atol=1e-12), name
         values.append(got.tolist())
     rows.append([int(m.key(k.params, row)), int(m.move_count(k.params, row)), values])
@@ -384,6 +387,6 @@ def test_the_kernels_run_as_python_with_the_jit_disabled() -> None:
             assert int(m.key(k.params, row)) == key and m.move_count(k.params, row) == count
             for (name, code), want in zip(k.encodings.items(), values, strict=True):
                 got = np.zeros(registry.encoding(game, name).width)
-                m.encode(k.params, code, row, got)
+                m.encode(k.params, code, NO_OPTIONS, row, got)
                 assert got.tolist() == want
             state = game.children(state)[-1][1]

@@ -33,8 +33,10 @@ def children(params: np.ndarray, row: np.ndarray, out: np.ndarray, moves: np.nda
     return n
 
 
-def encode(params: np.ndarray, code: int, row: np.ndarray, out: np.ndarray) -> None:
+def encode(
+    params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
+) -> None:
     """The real encoding, its first number off by one when the encoding is the planted bug."""
-    real.encode(params[:5], code, row, out)
+    real.encode(params[:5], code, options, row, out)
     if params[5] == ENCODING:
         out[0] += 1.0
