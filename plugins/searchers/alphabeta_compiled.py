@@ -16,6 +16,7 @@ searched as Python searches it (the same counts), its values from the compiled m
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from types import ModuleType
@@ -129,14 +130,15 @@ class _Buffers:
         gk = p.game
         room = gk.max_children
         self.size = size
-        self.kids = np.zeros((size * room, gk.width), dtype=np.int64)
-        self.kmoves = np.zeros(size * room, dtype=np.int64)
-        self.korder = np.zeros(size * room, dtype=np.int64)
-        self.sv = np.zeros(size * room, dtype=np.float64)
-        self.skind = np.zeros(size * room, dtype=np.int64)
+        scratch = _scratch(size * room, gk.width)
+        self.kids = scratch["kids"][: size * room]
+        self.kmoves = scratch["kmoves"][: size * room]
+        self.korder = scratch["korder"][: size * room]
+        self.sv = scratch["sv"][: size * room]
+        self.skind = scratch["skind"][: size * room]
         self.mt = mt
         self.killers = np.full((size, 2), -1, dtype=np.int64)
-        self.pvt = np.zeros((size, size), dtype=np.int64)
+        self.pvt = np.zeros((size, size), dtype=np.int64)  # small; C-contiguous as compiled
         self.pvlen = np.zeros(size, dtype=np.int64)
         self.x = np.zeros(max(p.width, 1), dtype=np.float64)
         self.c = np.zeros(9, dtype=np.int64)
@@ -167,25 +169,39 @@ class _Buffers:
 #: slots of the transposition table: more than twice the Python table's limit of entries
 #: (alphabeta.TT_LIMIT, cleared when reached), so open addressing never fills it
 TABLE_SLOTS = 1 << 22
-_tables: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+#: each thread's own table and buffers (serve searches in threads), made once and reused:
+#: zeroed pages cost nothing until written, and a new generation empties the table at once
+_local = threading.local()
 
 
 def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The process's transposition table, emptied for a new search: its arrays are made once
-    (zeroed pages cost nothing until written) and a new generation empties it at once."""
-    if not _tables:
-        _tables.append(
-            (
-                np.zeros(TABLE_SLOTS, dtype=np.int64),
-                np.zeros((TABLE_SLOTS, 7), dtype=np.int64),
-                np.zeros(TABLE_SLOTS, dtype=np.float64),
-                np.zeros(2, dtype=np.int64),
-            )
+    """This thread's transposition table, emptied for a new search."""
+    tables = getattr(_local, "table", None)
+    if tables is None:
+        tables = _local.table = (
+            np.zeros(TABLE_SLOTS, dtype=np.int64),
+            np.zeros((TABLE_SLOTS, 7), dtype=np.int64),
+            np.zeros(TABLE_SLOTS, dtype=np.float64),
+            np.zeros(2, dtype=np.int64),
         )
-    tkey, tint, tval, tgen = _tables[0]
+    tkey, tint, tval, tgen = tables
     tgen[0] += 1
     tgen[1] = 0
     return tkey, tint, tval, tgen
+
+
+def _scratch(rows: int, width: int) -> dict[str, np.ndarray]:
+    """This thread's per-ply buffers of at least that shape (written before they are read)."""
+    have = getattr(_local, "scratch", None)
+    if have is None or have["kids"].shape[0] < rows or have["kids"].shape[1] != width:
+        have = _local.scratch = {
+            "kids": np.empty((rows, width), dtype=np.int64),
+            "kmoves": np.empty(rows, dtype=np.int64),
+            "korder": np.empty(rows, dtype=np.int64),
+            "sv": np.empty(rows, dtype=np.float64),
+            "skind": np.empty(rows, dtype=np.int64),
+        }
+    return have
 
 
 def search(
@@ -206,7 +222,6 @@ def search(
     position = {id(move): i for i, (move, _) in enumerate(canon)}
     perm = np.array([_index(canon, move, position) for move, _ in kids], dtype=np.int64)
     deadline = None if o.time is None else start + o.time
-    buffers: _Buffers | None = None
     table = _table()
     from mindgames.plugins.searchers.pyrandom_kernel import seeded  # numba: only when searching
 
@@ -215,13 +230,10 @@ def search(
     result: tuple[int, float, list[int]] | None = None
     partial: tuple[int, float, list[int]] | None = None
     reached = 0
-    for depth in range(1, o.max_depth() + 1):
-        size = depth + o.extension_budget(depth) + 4
-        if buffers is None or buffers.size < size:
-            old = buffers
-            buffers = _Buffers(p, o, size, game.turns_alternate, table, mt)
-            if old is not None:
-                buffers.c = old.c
+    last = o.max_depth()
+    size = last + o.extension_budget(last) + 4  # the deepest iteration's (the Python pv's size)
+    buffers = _Buffers(p, o, size, game.turns_alternate, table, mt)
+    for depth in range(1, last + 1):
         b = buffers
         n = len(kids)
         scored_v = np.zeros(n)
