@@ -153,7 +153,7 @@ class TDLearner(Learner):
                 f"learner 'td' with outcome 'margin': game {game.name!r} has no margin (HasMargin)"
             )
         path = Path(workdir) / CHECKPOINT
-        model: Any = evaluator.model
+        model = evaluator.model
         searcher = self._searcher()
         starts = read_starts(game, self.start_positions) if self.start_positions else []
         alpha = alpha_vector(model, evaluator.encoding.width, self.alpha)
@@ -183,7 +183,7 @@ class TDLearner(Learner):
                 points = selfplay.play_test_games(self, game, evaluator, clone, searcher, rng)
                 copied = sum(points) >= self.clone_points
                 if copied:
-                    as_parametric(clone.model).set_params(model.get_params())
+                    as_parametric(clone.model).set_params(as_parametric(model).get_params())
                     clones += 1
                 row.update({"test": points, "cloned": copied, "clones": clones})
             saving = crossed or played >= self.games or stop_requested()  # Ctrl-C: save, stop
