@@ -16,7 +16,6 @@ row per epoch (training and validation MSE); checkpoints every ``checkpoint_ever
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any, ClassVar
@@ -25,10 +24,9 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
-from mindgames.config import unstructure
+from mindgames import checkpoint
 from mindgames.datasets import DataSet, merge, read_dataset, split_by_group
-from mindgames.errors import CapabilityError, ConfigError, MindgamesError
-from mindgames.files import read_npz, write_npz
+from mindgames.errors import CapabilityError, MindgamesError
 from mindgames.game import Game, ImportsGames
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
@@ -45,9 +43,7 @@ from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, Traine
 from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector
 from mindgames.training import reporting
 
-CHECKPOINT = "checkpoint.npz"
-CHECKPOINT_FORMAT = "mindgames-supervised-checkpoint"
-CHECKPOINT_VERSION = 1
+CHECKPOINT = checkpoint.CHECKPOINT
 
 
 @attrs.frozen
@@ -102,8 +98,8 @@ class SupervisedLearner(Learner):
             trainer = trainer_for(model, train, self.fit, who)
         fit = Fit(model, trainer, patterns.take(valid_rows), self.fit)
         history: list[dict[str, Any]] = []
-        path = Path(workdir) / CHECKPOINT
-        if resume and path.exists():
+        path = checkpoint.path_in(workdir)
+        if checkpoint.resumable(workdir, resume):
             history = self._load(path, model, fit, rng)
         before = float(history[-1].get("elapsed", 0.0)) if history else 0.0
         began = time.perf_counter()
@@ -137,29 +133,20 @@ class SupervisedLearner(Learner):
     def _save(
         self, path: Path, model: Model, fit: Fit, rng: np.random.Generator, history: list[Any]
     ) -> None:
+        """The checkpoint (``mindgames.checkpoint``): the fit's counters and arrays (its best
+        weights, the fitter's state) and the weights."""
         counters, arrays = fit.state()
-        meta = {
-            "format": CHECKPOINT_FORMAT,
-            "version": CHECKPOINT_VERSION,
-            "options": unstructure(self),
-            "rng": rng.bit_generator.state,
-            "history": history,
-            **counters,
-        }
         params = model.get_params() if isinstance(model, Parametric) else np.zeros(0)
-        write_npz(path, meta, {**arrays, "params": params})
+        arrays = {**arrays, "params": params}
+        checkpoint.save(path, self, counters=counters, history=history, arrays=arrays, rng=rng)
 
     def _load(self, path: Path, model: Model, fit: Fit, rng: np.random.Generator) -> list[Any]:
-        meta, arrays = read_npz(path, "supervised checkpoint")
-        if meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
-            raise MindgamesError(f"{path}: not a supervised checkpoint of version 1")
-        if meta["options"] != json.loads(json.dumps(unstructure(self))):
-            raise ConfigError(f"{path}: written with other supervised options; cannot resume")
+        """Restore the weights, the fit and the random state; return the history."""
+        saved = checkpoint.load(path, self, rng=rng)
         if isinstance(model, Parametric):
-            model.set_params(arrays["params"])
-        fit.restore(meta, arrays)
-        rng.bit_generator.state = meta["rng"]
-        return list(meta["history"])
+            model.set_params(saved.arrays["params"])
+        fit.restore(saved.counters, saved.arrays)
+        return saved.history
 
 
 class GameReplay:

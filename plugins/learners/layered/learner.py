@@ -33,6 +33,7 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
+from mindgames import checkpoint
 from mindgames.capabilities import require
 from mindgames.errors import ConfigError
 from mindgames.executors import open_executor
@@ -150,7 +151,7 @@ class LayeredLearner(Learner):
         o = self.breeding()
         path = Path(workdir) / CHECKPOINT
         model = evaluator.model
-        if resume and path.exists():
+        if checkpoint.resumable(workdir, resume):
             state, params = load_checkpoint(path, self)
             as_parametric(model).set_params(params)
         else:

@@ -12,6 +12,7 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
+from mindgames import checkpoint
 from mindgames.errors import CapabilityError
 from mindgames.game import CountsPieces, Game, HasMargin, Move, State
 from mindgames.interrupts import stop_requested
@@ -161,7 +162,7 @@ class TDLearner(Learner):
         best = copy_evaluator(evaluator) if self.gate_games else None
         update = TDUpdate(model, alpha, self.lam, self.gamma, self.momentum, self.direction_check)
         counters: dict[str, Any] = {"games": 0, "clones": 0, "elapsed": 0.0, "history": []}
-        if resume and path.exists():
+        if checkpoint.resumable(workdir, resume):
             counters, update.velocity = load_checkpoint(path, self, model, clone, rng, best)
         else:
             save_snapshot(workdir, game, evaluator, 0, {"learner": self.name})  # the curve's start
