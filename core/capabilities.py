@@ -39,6 +39,7 @@ from mindgames.game import (
     StateRows,
 )
 from mindgames.kernels import HasKernels
+from mindgames.learner import PlansWork
 from mindgames.model import (
     AddParams,
     BatchDifferentiable,
@@ -93,6 +94,11 @@ MODEL_CAPABILITIES: tuple[Capability, ...] = (
     Capability("members", HasMembers, "member models by stage (staged)"),
 )
 
+#: a learner's optional capabilities
+LEARNER_CAPABILITIES: tuple[Capability, ...] = (
+    Capability("planned", PlansWork, "its work known beforehand (the progress bar's length)"),
+)
+
 
 def has_capability(obj: object, capability: Capability) -> bool:
     """Whether ``obj`` -- an instance, or a model class -- offers ``capability``."""
@@ -129,7 +135,7 @@ def require(obj: object, protocol: type[T], *, what: str) -> T:
 
 
 def _capability_name(protocol: type) -> str:
-    for cap in (*GAME_CAPABILITIES, *MODEL_CAPABILITIES):
+    for cap in (*GAME_CAPABILITIES, *MODEL_CAPABILITIES, *LEARNER_CAPABILITIES):
         if cap.protocol is protocol:
             return f"the {cap.name!r} capability"
     return protocol.__name__

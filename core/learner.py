@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 import numpy as np
@@ -51,11 +51,6 @@ class Learner(ABC):
     name: ClassVar[str]
     needs: ClassVar[frozenset[str]] = frozenset()
 
-    def planned(self) -> tuple[str, int] | None:
-        """The history's counting field and its value when training ends (``("games", 1000)``),
-        if known beforehand: the length of ``mindgames train``'s progress bar. None: unknown."""
-        return None
-
     @abstractmethod
     def train(
         self,
@@ -69,3 +64,18 @@ class Learner(ABC):
     ) -> TrainingResult:
         """Train from ``evaluator``, checkpointing into ``workdir``; return the trained evaluator
         (the one given or a new one: ``TrainingResult``) and the history."""
+
+
+@runtime_checkable
+class PlansWork(Protocol):
+    """A learner that knows its work beforehand (optional; every built-in one does)."""
+
+    def planned(self) -> tuple[str, int] | None:
+        """The history's counting field and its value when training ends (``("games", 1000)``):
+        the length of ``mindgames train``'s progress bar. None: not known for these options."""
+        ...
+
+
+def planned_of(learner: Learner) -> tuple[str, int] | None:
+    """``learner.planned()`` of a learner with the ``PlansWork`` capability; else None."""
+    return learner.planned() if isinstance(learner, PlansWork) else None

@@ -9,7 +9,12 @@ from typing import Any
 import attrs
 import click
 
-from mindgames.capabilities import GAME_CAPABILITIES, MODEL_CAPABILITIES, capabilities_of
+from mindgames.capabilities import (
+    GAME_CAPABILITIES,
+    LEARNER_CAPABILITIES,
+    MODEL_CAPABILITIES,
+    capabilities_of,
+)
 from mindgames.cli.common import echo_json
 from mindgames.describe import option_rows
 from mindgames.registry import get_registry, unknown
@@ -83,6 +88,7 @@ def _component_data(kind: str, name: str) -> dict[str, Any]:
         learner = registry.learner_info(name)
         data["description"] = learner.description
         data["needs"] = sorted(learner.needs)
+        data["offers"] = capabilities_of(learner.cls, LEARNER_CAPABILITIES)
         data["options"] = option_rows(learner.cls)
     else:
         model = registry.model_info(name)
@@ -141,6 +147,7 @@ def _echo_component(data: dict[str, Any]) -> None:
             click.echo(f"default encoding: {data['default_encoding']}")
     if "needs" in data:
         click.echo(f"needs a model that is: {', '.join(data['needs']) or 'anything'}")
+        click.echo(f"offers: {', '.join(data['offers']) or 'none'}")
     _echo_options("options", data["options"])
 
 

@@ -173,3 +173,21 @@ def test_check_game_prints_the_capabilities(registry):
     out = CliRunner().invoke(cli, ["check-game", "kalah:pits=3,seeds=2", "--playouts", "2"])
     assert out.exit_code == 0, out.output
     assert "capabilities: solvable, counts-pieces, margin, state-rows, board" in out.output
+
+
+def test_a_learner_plans_its_work_when_it_has_the_capability():
+    from mindgames.capabilities import LEARNER_CAPABILITIES
+    from mindgames.learner import Learner, planned_of
+
+    class Unplanned(Learner):
+        name = "unplanned"
+
+        def train(self, game, evaluator, rng, *, workdir, resume=False, progress=None):
+            raise NotImplementedError
+
+    assert planned_of(Unplanned()) is None
+    td = get_registry().learner("td", {"games": 30}, where="test")
+    assert planned_of(td) == ("games", 30)
+    assert capabilities_of(type(td), LEARNER_CAPABILITIES) == ["planned"]
+    described = json.loads(CliRunner().invoke(cli, ["describe", "td", "--json"]).output)
+    assert described["offers"] == ["planned"]
