@@ -26,25 +26,42 @@ registered game. It plays seeded random games and checks, at every position visi
 * the perft counts a game declares (``Game.known_perft``) hold;
 * a game drawn as a board (``mindgames.board.DrawsBoard``) has distinct cell keys, and every
   legal move's clicks are cells of its board, different for different moves;
+* a game that both writes and reads game records (``ExportsGames`` and ``ImportsGames``) reads
+  back each playout it wrote, position by position;
 * the same seed gives the same playout;
 * a game with compiled kernels (``kernels()`` not None) has kernels equal to its Python rules
   at every position visited: rows both ways, children in order, the predicates, the keys and
   the encodings (``conformance_kernels``; the report lists this check only when it ran).
+
+The report lists the game's optional capabilities, read from the same protocols that the code
+using them checks (``mindgames.capabilities.GAME_CAPABILITIES``).
 """
 
 from __future__ import annotations
 
 import copy
 import math
+import tempfile
 from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Any
 
 import attrs
 import numpy as np
 
 from mindgames.board import DrawsBoard
+from mindgames.capabilities import GAME_CAPABILITIES, capabilities_of
 from mindgames.conformance_kernels import KERNEL_CHECK, kernel_checker
 from mindgames.errors import ConformanceError
-from mindgames.game import CountsPieces, Encoding, Game, State, StateRows
+from mindgames.game import (
+    CountsPieces,
+    Encoding,
+    ExportsGames,
+    Game,
+    ImportsGames,
+    State,
+    StateRows,
+)
 
 
 @attrs.frozen
@@ -54,6 +71,8 @@ class ConformanceReport:
     positions: int
     encodings: tuple[str, ...]
     checks: tuple[str, ...]
+    #: the game's optional capabilities (``GAME_CAPABILITIES`` names)
+    capabilities: tuple[str, ...] = ()
 
 
 CHECKS = (
@@ -72,6 +91,7 @@ CHECKS = (
     "state rows and their successors equal the states and children",
     "known perft counts",
     "board cells and move clicks",
+    "written game records read back",
     "same seed, same playout",
 )
 
@@ -269,6 +289,41 @@ def _check_batches(game: Game, states: list[State], encodings: list[Encoding]) -
             )
 
 
+def _check_records(game: Game, states: list[State], moves: list[str]) -> None:
+    """``ExportsGames`` with ``ImportsGames``: a playout written as a record reads back as the
+    same positions (the record of an unfinished game carries the result ``*``)."""
+    if not (isinstance(game, ExportsGames) and isinstance(game, ImportsGames)) or not moves:
+        return
+    record: dict[str, Any] = {
+        "tags": {},
+        "position": None,
+        "moves": moves,
+        "result": _result(game, states[-1]),
+    }
+    exported = game.export_games([record])
+    if exported is None:
+        return
+    suffix, text = exported
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"playout{suffix}"
+        path.write_text(text, encoding="utf-8")
+        read, skipped = game.import_games(str(path))
+    if skipped or len(read) != 1:
+        why = "; ".join(skipped.values()) or f"{len(read)} games"
+        raise _fail(game, states[-1], f"a written record does not read back ({why})")
+    texts = [game.position_text(s) for s in read[0]["states"]]
+    if texts != [game.position_text(s) for s in states]:
+        raise _fail(game, states[-1], "a written record reads back as other positions")
+
+
+def _result(game: Game, state: State) -> str:
+    """A record's result for the player moving first: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
+    if not game.is_terminal(state):
+        return "*"
+    first, second = game.returns(state)
+    return "1-0" if first > second else "0-1" if second > first else "1/2-1/2"
+
+
 def _check_rows(game: Game, states: list[State], encodings: list[Encoding]) -> None:
     """``StateRows``: each row gives its state back; the legal slots of its successors are
     ``children`` in order (states, game over, side changed); ``encode_rows`` is the batch."""
@@ -369,12 +424,13 @@ def check_game(
         first = playout(game, np.random.default_rng([seed, i]), visit)
         _check_batches(game, visited, encodings)
         _check_rows(game, visited, encodings)
+        _check_records(game, visited, first)
         if kernels is not None:
             kernels.check(visited)
         again = playout(game, np.random.default_rng([seed, i]))
         if first != again:
             raise ConformanceError(f"{game.spec()}: the same seed gave two different playouts")
     checks = CHECKS if kernels is None else (*CHECKS, KERNEL_CHECK)
-    return ConformanceReport(
-        game.spec(), playouts, positions, tuple(e.name for e in encodings), checks
-    )
+    capabilities = tuple(capabilities_of(game, GAME_CAPABILITIES))
+    names = tuple(e.name for e in encodings)
+    return ConformanceReport(game.spec(), playouts, positions, names, checks, capabilities)

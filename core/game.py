@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, runtime_checkable
 
 import attrs
 import numpy as np
@@ -25,6 +25,19 @@ State: TypeAlias = Any
 Move: TypeAlias = Any
 
 
+class MissingCapabilityError(CapabilityError, AttributeError):
+    """A capability's method asked of a game without the capability (``Game.__getattr__``)."""
+
+
+#: what a game without each optional capability's method says when it is asked anyway
+_REFUSALS = {
+    "solve": "cannot solve positions exactly",
+    "import_games": "cannot read game records",
+    "export_games": "cannot write game records",
+    "opening_books": "has no opening books",
+}
+
+
 class Game(ABC):
     """Rules of a two-player, zero-sum, perfect-information game.
 
@@ -36,11 +49,24 @@ class Game(ABC):
     name: ClassVar[str]
     #: display names of player 0 and player 1, e.g. ("Black", "White")
     player_names: ClassVar[tuple[str, str]] = ("First", "Second")
-    #: whether ``solve`` values positions exactly (an optional capability; Kalah has it)
-    solvable: ClassVar[bool] = False
     #: whether every move passes the turn (draughts: yes; Kalah's extra turns: no). Searchers
     #: then negate every child's value without asking ``to_move``; the conformance suite checks it.
     turns_alternate: ClassVar[bool] = False
+
+    @property
+    def solvable(self) -> bool:
+        """Whether the game has the ``Solvable`` capability (kept for callers of the flag that
+        declared it before the protocol did: ``isinstance(game, Solvable)`` is the test)."""
+        return isinstance(self, Solvable)
+
+    if not TYPE_CHECKING:  # invisible to type checkers: they see only the protocols
+
+        def __getattr__(self, name: str) -> Any:
+            """A capability's method on a game without it: one clear ``CapabilityError`` (which
+            is an ``AttributeError`` too, so the protocols still see the method as absent)."""
+            if name in _REFUSALS:
+                raise MissingCapabilityError(f"game {self.name!r} {_REFUSALS[name]}")
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # --- rules -----------------------------------------------------------------------------
     @abstractmethod
@@ -129,43 +155,6 @@ class Game(ABC):
         depths 1, 2, ...)``. The conformance suite checks them; the default knows none."""
         return ()
 
-    def solve(self, state: State) -> int:
-        """Exact value of ``state`` for the side to move with perfect play by both sides.
-
-        In the game's own unit (Kalah: the final store margin). Only games that declare
-        ``solvable`` answer; data labelling and solver-judged quality rely on it.
-        """
-        raise CapabilityError(f"game {self.name!r} cannot solve positions exactly")
-
-    def opening_books(self) -> dict[str, Sequence[tuple[str, Sequence[str]]]]:
-        """Named standard opening books: name -> [(label, moves in canonical text)].
-
-        Tournaments start paired games from these (checkers offers the ACF three-move ballots).
-        """
-        return {}
-
-    def export_games(self, games: Sequence[dict[str, Any]]) -> tuple[str, str] | None:
-        """Played games in the game's own record format, as (file suffix, text); None if none.
-
-        Each game has ``tags`` (name -> text), ``position`` (start position text, or None for
-        the initial position), ``moves`` (texts from there) and ``result`` (``1-0``, ``0-1`` or
-        ``1/2-1/2`` for the player moving first). Tournaments write this beside their results
-        (checkers: PDN).
-        """
-        return None
-
-    def import_games(self, path: str) -> tuple[list[dict[str, Any]], dict[int, str]]:
-        """The game records of file ``path`` in the game's own format (``export_games``'s).
-
-        Returns the games that replay -- each ``{"number": n, "states": [start, after each
-        move...], "result": "1-0" | "0-1" | "1/2-1/2" | "*", "tags": {name: text}}`` (``n``:
-        its place among the file's records, from 1; the first player's result; tags optional,
-        e.g. the players as PDN names them) -- and the records skipped (unreadable, illegal
-        moves, other rules) as ``{n: why}``. Supervised learners, ``pdn extract``, ``show`` and
-        ``play --load`` read recorded games through it (checkers and give-away: PDN).
-        """
-        raise CapabilityError(f"game {self.name!r} cannot read game records")
-
     def play_text(self, state: State, text: str) -> State:
         """Parse a move in ``state`` and play it."""
         return self.play(state, self.parse_move(state, text))
@@ -188,6 +177,67 @@ class Game(ABC):
         defaults = {f.name: f.default for f in attrs.fields(type(self)) if f.init}  # type: ignore[arg-type]
         changed = {k: v for k, v in params_of(self).items() if defaults.get(k) != v}
         return format_spec(self.name, changed)
+
+
+@runtime_checkable
+class Solvable(Protocol):
+    """A game that values positions exactly (optional; Kalah). Data labelling (``data solve``),
+    solved quality sets and Layered Learning's ``deepest = "solve"`` require it."""
+
+    def solve(self, state: State) -> int:
+        """Exact value of ``state`` for the side to move with perfect play by both sides, in the
+        game's own unit (Kalah: the final store margin)."""
+        ...
+
+
+@runtime_checkable
+class HasOpeningBooks(Protocol):
+    """A game with named standard openings (optional; checkers: the ACF three-move ballots),
+    from which tournaments and matches start paired games."""
+
+    def opening_books(self) -> dict[str, Sequence[tuple[str, Sequence[str]]]]:
+        """Named standard opening books: name -> [(label, moves in canonical text)]."""
+        ...
+
+
+@runtime_checkable
+class ExportsGames(Protocol):
+    """A game that writes played games in its own record format (optional; draughts: PDN);
+    tournaments write them beside their results."""
+
+    def export_games(self, games: Sequence[dict[str, Any]]) -> tuple[str, str] | None:
+        """Played games in the game's own record format, as (file suffix, text).
+
+        Each game has ``tags`` (name -> text), ``position`` (start position text, or None for
+        the initial position), ``moves`` (texts from there) and ``result`` (``1-0``, ``0-1`` or
+        ``1/2-1/2`` for the player moving first). None: nothing to write."""
+        ...
+
+
+@runtime_checkable
+class ImportsGames(Protocol):
+    """A game that reads game records in its own format (optional; draughts: PDN): supervised
+    learners, ``pdn extract``, ``show`` and ``play --load`` read recorded games through it."""
+
+    def import_games(self, path: str) -> tuple[list[dict[str, Any]], dict[int, str]]:
+        """The game records of file ``path`` in the game's own format (``export_games``'s).
+
+        Returns the games that replay -- each ``{"number": n, "states": [start, after each
+        move...], "result": "1-0" | "0-1" | "1/2-1/2" | "*", "tags": {name: text}}`` (``n``:
+        its place among the file's records, from 1; the first player's result; tags optional,
+        e.g. the players as PDN names them) -- and the records skipped (unreadable, illegal
+        moves, other rules) as ``{n: why}``."""
+        ...
+
+
+def opening_books_of(game: Game) -> dict[str, Sequence[tuple[str, Sequence[str]]]]:
+    """The game's opening books; none when it lacks the ``HasOpeningBooks`` capability."""
+    return game.opening_books() if isinstance(game, HasOpeningBooks) else {}
+
+
+def export_games_of(game: Game, games: Sequence[dict[str, Any]]) -> tuple[str, str] | None:
+    """``export_games`` of a game with the ``ExportsGames`` capability; None without it."""
+    return game.export_games(games) if isinstance(game, ExportsGames) else None
 
 
 @runtime_checkable

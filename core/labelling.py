@@ -30,10 +30,12 @@ from typing import Any
 import attrs
 import numpy as np
 
+from mindgames.capabilities import require
 from mindgames.datasets import DataSet, write_dataset
 from mindgames.errors import CapabilityError, ConfigError, DataSetError
 from mindgames.executors import SerialExecutor
 from mindgames.files import drop_torn_tail, make_directory, read_jsonl
+from mindgames.game import Solvable
 from mindgames.registry import Registry, get_registry
 
 #: the searchers' threshold of a proven value and its winning value (plugins/searchers/stats.py)
@@ -104,7 +106,8 @@ def label_chunk(
     for index, text in items:
         state = game.parse_position(text)
         if spec.kind == "solve":
-            value = float(game.solve(state))
+            solver = require(game, Solvable, what="labeller 'solve'")
+            value = float(solver.solve(state))
             label = margin_label(value, spec.scale, spec.squash)
         elif game.is_terminal(state):
             value = label = float(game.returns(state)[game.to_move(state)])
@@ -174,7 +177,7 @@ def run_labelling(
     """
     registry = registry or get_registry()
     game, _ = _built(registry, labeller)
-    if labeller.kind == "solve" and not game.solvable:
+    if labeller.kind == "solve" and not isinstance(game, Solvable):
         raise CapabilityError(f"game {labeller.game!r} cannot solve positions exactly")
     journal = journal_path(out)
     make_directory(journal.parent)  # as data generate and merge do, once the labeller is good

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 import numpy as np
@@ -22,7 +22,15 @@ Progress = Callable[[dict[str, Any]], None]
 
 @attrs.frozen
 class TrainingResult:
-    """The trained evaluator and one history row per generation/phase/game batch."""
+    """What ``Learner.train`` returns: the trained evaluator and one history row per
+    generation/phase/game batch (the rows it reported, those before a resume included).
+
+    ``evaluator`` is *the* result: the model ``mindgames train`` saves. It may be the evaluator
+    that ``train`` was given, trained in place (TD, supervised, Layered Learning), or a new one
+    (co-evolution's and HG's best individual, TD's best net when it gates): a population method
+    has no single evaluator to train, and a co-evolved option (checkers' king value) can change
+    the encoding itself. Callers use ``result.evaluator``, never the evaluator they passed in.
+    """
 
     evaluator: Evaluator
     history: tuple[dict[str, Any], ...] = ()
@@ -32,16 +40,16 @@ class Learner(ABC):
     """Trains an evaluator. Subclasses are frozen attrs classes whose fields are the options.
 
     ``needs`` lists the model capabilities the method uses; ``mindgames.model.require`` refuses
-    an evaluator whose model lacks one, naming both sides, before any work starts.
+    an evaluator whose model lacks one, naming both sides, before any work starts. Optional
+    capabilities a learner uses when a model or game offers them (a batch gradient, a margin)
+    are protocols that it checks with ``isinstance`` or ``mindgames.capabilities.require``.
+
+    ``train`` returns a ``TrainingResult`` whose ``evaluator`` is the trained one (see there:
+    the evaluator passed in is the starting point, and may or may not be the one returned).
     """
 
     name: ClassVar[str]
     needs: ClassVar[frozenset[str]] = frozenset()
-
-    def planned(self) -> tuple[str, int] | None:
-        """The history's counting field and its value when training ends (``("games", 1000)``),
-        if known beforehand: the length of ``mindgames train``'s progress bar. None: unknown."""
-        return None
 
     @abstractmethod
     def train(
@@ -54,4 +62,20 @@ class Learner(ABC):
         resume: bool = False,
         progress: Progress | None = None,
     ) -> TrainingResult:
-        """Train ``evaluator`` in place, checkpointing into ``workdir``; return it and history."""
+        """Train from ``evaluator``, checkpointing into ``workdir``; return the trained evaluator
+        (the one given or a new one: ``TrainingResult``) and the history."""
+
+
+@runtime_checkable
+class PlansWork(Protocol):
+    """A learner that knows its work beforehand (optional; every built-in one does)."""
+
+    def planned(self) -> tuple[str, int] | None:
+        """The history's counting field and its value when training ends (``("games", 1000)``):
+        the length of ``mindgames train``'s progress bar. None: not known for these options."""
+        ...
+
+
+def planned_of(learner: Learner) -> tuple[str, int] | None:
+    """``learner.planned()`` of a learner with the ``PlansWork`` capability; else None."""
+    return learner.planned() if isinstance(learner, PlansWork) else None

@@ -12,6 +12,7 @@ import attrs
 
 from mindgames.errors import ConfigError
 from mindgames.files import lock_file, make_directory, read_jsonl
+from mindgames.game import opening_books_of
 from mindgames.interrupts import stop_on_signals
 from mindgames.match import foreign_record
 from mindgames.openings import parse_openings
@@ -49,7 +50,7 @@ def match_plan(
         raise ConfigError(f"--games must be at least 1, got {games}")
     names = [first, second] if first != second else [f"{first}#1", f"{second}#2"]
     if openings is None:
-        books = registry.game(game).opening_books()
+        books = opening_books_of(registry.game(game))
         openings = f"book:name={next(iter(books))}" if books else "random:plies=2"
     pairs = (games + 1) // 2
     opening_config = parse_openings(openings, where="match")

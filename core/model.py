@@ -119,17 +119,6 @@ class BatchDifferentiable(Protocol):
 
 
 @runtime_checkable
-class RowGrads(Protocol):
-    """A batch-differentiable model that defers the gradients (optional): ``values_and_row_grad
-    (xs)`` returns the values ``(n,)`` and a function giving row ``k``'s gradient, equal to
-    ``value_and_grad_batch(xs)[1][k]``; TD's 1-ply move choice wants one row of many."""
-
-    def values_and_row_grad(
-        self, xs: np.ndarray
-    ) -> tuple[np.ndarray, Callable[[int], np.ndarray]]: ...
-
-
-@runtime_checkable
 class RowsGrads(Protocol):
     """A batch-differentiable model that values a batch now and differentiates some of its rows
     later (optional): ``values_and_rows_grads(xs)`` returns ``value_batch(xs)`` and a function
@@ -139,6 +128,33 @@ class RowsGrads(Protocol):
     def values_and_rows_grads(
         self, xs: np.ndarray
     ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]: ...
+
+
+@runtime_checkable
+class RowGrads(RowsGrads, Protocol):
+    """``RowsGrads`` for one row (optional): ``values_and_row_grad(xs)`` returns the values
+    ``(n,)`` and a function giving row ``k``'s gradient, equal to ``value_and_grad_batch(xs)[1]
+    [k]``. A special case of ``RowsGrads`` (a model offering it offers that too), kept as its
+    own method because it is the hot path of TD's 1-ply move choice, where the MLP inlines one
+    row's backward pass (faster than ``values_and_rows_grads`` with one index, and bit-equal to
+    the batch's row, on which TD's recorded runs depend)."""
+
+    def values_and_row_grad(
+        self, xs: np.ndarray
+    ) -> tuple[np.ndarray, Callable[[int], np.ndarray]]: ...
+
+
+@runtime_checkable
+class HasMembers(Protocol):
+    """A composite model of member models, one per stage of a measure (optional; ``staged``):
+    ``members`` in stage order, the columns ``by`` whose ``measure`` (``"sum"``, ...) picks the
+    stage, and the stages' ``bounds``. Layered Learning's per-stage evaluators train one member
+    per stage."""
+
+    members: list[Model]
+    by: list[str]
+    measure: str
+    bounds: list[float]
 
 
 @runtime_checkable

@@ -22,7 +22,7 @@ import numpy as np
 
 from mindgames.config import structure
 from mindgames.errors import ConfigError, MindgamesError
-from mindgames.game import Game, State
+from mindgames.game import Game, State, opening_books_of
 from mindgames.spec import parse_spec
 
 KINDS = ("random", "book", "file", "start")
@@ -118,7 +118,7 @@ def make_openings(
     elif config.kind == "random":
         openings = random_openings(game, config.plies, config.count or 8, seed)
     elif config.kind == "book":
-        books = game.opening_books()
+        books = opening_books_of(game)
         if config.name not in books:
             known = ", ".join(sorted(books)) or "none"
             raise ConfigError(

@@ -94,7 +94,7 @@ def generate(
         window = [
             (p, s)
             for p, s in _playout(game, hi, agents, rng)
-            if p >= lo and (max_pieces is None or game.pieces(s) <= max_pieces)  # type: ignore[attr-defined]
+            if p >= lo and (max_pieces is None or _pieces(game, s) <= max_pieces)
         ]
         if not window:
             continue  # the playout ended before lo
@@ -181,3 +181,9 @@ def from_games(
             "generator": {"extract": {**extract, "discount": discount}, **(provenance or {})}
         },
     )
+
+
+def _pieces(game: Game, state: State) -> int:
+    """Pieces left, of a game that counts them (``generate`` checked it before any playout)."""
+    assert isinstance(game, CountsPieces)
+    return game.pieces(state)

@@ -16,9 +16,9 @@ from typing import Any
 
 import attrs
 
-from mindgames.errors import GameRecordError, MindgamesError
+from mindgames.errors import CapabilityError, GameRecordError, MindgamesError
 from mindgames.files import read_jsonl
-from mindgames.game import Game, State
+from mindgames.game import Game, ImportsGames, State
 from mindgames.registry import Registry
 
 #: the results file of a tournament run directory (``tournament.RESULTS_FILE``)
@@ -180,6 +180,8 @@ def _from_game_records(path: Path, registry: Registry, rules: str | None) -> Gam
     """The games of a file in a game's own record format (``Game.import_games``)."""
     if rules is not None:
         game = registry.game(rules)
+        if not isinstance(game, ImportsGames):
+            raise CapabilityError(f"game {game.name!r} cannot read game records")
         read, skipped = game.import_games(str(path))
     else:
         game, read, skipped = _best_reader(path, registry)
@@ -206,10 +208,11 @@ def _best_reader(
     """
     fallback = None
     for name in sorted(registry.games):
-        if registry.games[name].record.cls.import_games is Game.import_games:
+        if not issubclass(registry.games[name].record.cls, ImportsGames):
             continue  # this game reads no record files
         try:
             game = registry.game(name)
+            assert isinstance(game, ImportsGames)
             read, skipped = game.import_games(str(path))
         except MindgamesError:
             continue

@@ -17,7 +17,7 @@ import numpy as np
 
 from mindgames.agent import Agent
 from mindgames.errors import MindgamesError
-from mindgames.game import Game, State
+from mindgames.game import Game, State, export_games_of
 from mindgames.match import result_text
 from mindgames.search import SearchResult
 
@@ -204,7 +204,8 @@ class Session:
             self.game.player_names[0]: self.names[0],
             self.game.player_names[1]: self.names[1],
         }
-        return self.game.export_games(
+        return export_games_of(
+            self.game,
             [
                 {
                     "tags": tags,
@@ -212,5 +213,5 @@ class Session:
                     "moves": list(self.moves),
                     "result": self.result(),
                 }
-            ]
+            ],
         )

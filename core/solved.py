@@ -30,10 +30,11 @@ from typing import IO, Any
 import attrs
 import numpy as np
 
+from mindgames.capabilities import require
 from mindgames.errors import CapabilityError, MindgamesError
 from mindgames.executors import SerialExecutor
 from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, lock_file, read_jsonl
-from mindgames.game import CountsPieces, Game, State
+from mindgames.game import CountsPieces, Game, Solvable, State
 from mindgames.match import cached
 from mindgames.registry import Registry, get_registry
 
@@ -89,7 +90,7 @@ class Solved:
 
 def require_solvable(game: Game, sampling: Sampling | None = None) -> None:
     """Refuse a game that cannot solve, or cannot count pieces when a bound is asked for."""
-    if not game.solvable:
+    if not isinstance(game, Solvable):
         raise CapabilityError(f"game {game.spec()!r} cannot solve positions exactly (not solvable)")
     bounded = sampling is not None and sampling.max_pieces is not None
     if bounded and not isinstance(game, CountsPieces):
@@ -139,10 +140,11 @@ def solve_moves(game: Game, state: State) -> dict[str, int]:
 
     A move's value is ``solve`` of its successor, negated when the other side moves there.
     """
+    solver = require(game, Solvable, what="solve_moves")
     mover = game.to_move(state)
     values = {}
     for move, child in game.children(state):
-        value = game.solve(child)
+        value = solver.solve(child)
         values[game.move_text(state, move)] = value if game.to_move(child) == mover else -value
     return values
 

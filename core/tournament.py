@@ -41,7 +41,7 @@ from mindgames.config import load_toml, located, structure
 from mindgames.errors import ConfigError
 from mindgames.executors import SerialExecutor, default_workers, open_executor
 from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, lock_run, read_jsonl
-from mindgames.game import Game
+from mindgames.game import Game, export_games_of
 from mindgames.interrupts import stop_on_signals
 from mindgames.match import GameTask, foreign_record, game_seed, play_task
 from mindgames.openings import Opening, OpeningsConfig, make_openings, parse_openings
@@ -361,7 +361,7 @@ def export_records(game: Game, records: Sequence[Record], stem: Path) -> Path | 
                 "result": r["result"],
             }
         )
-    exported = game.export_games(games)
+    exported = export_games_of(game, games)
     if exported is None:
         return None
     suffix, text = exported

@@ -40,7 +40,7 @@ from mindgames.errors import ConfigError, FileError, Interrupted, MindgamesError
 from mindgames.files import append_jsonl, atomic_write, lock_run, read_jsonl
 from mindgames.game import Game
 from mindgames.interrupts import acknowledged, pending, signal_name, stop_on_signals
-from mindgames.learner import Learner, Progress, TrainingResult
+from mindgames.learner import Learner, Progress, TrainingResult, planned_of
 from mindgames.model import Evaluator, require
 from mindgames.registry import Registry, get_registry
 
@@ -137,7 +137,7 @@ def run(
             fh.write(json.dumps(started, indent=2, sort_keys=True) + "\n")
         history = HistoryFile(directory / HISTORY_FILE, resume, progress)
         if on_plan is not None:
-            on_plan(learner.planned())
+            on_plan(planned_of(learner))
         begin = time.perf_counter()
         try:
             result = learner.train(
@@ -149,7 +149,7 @@ def run(
                 progress=history.add,
             )
         except Interrupted as exc:
-            raise Interrupted(f"{exc} {history.state(learner.planned())}") from None
+            raise Interrupted(f"{exc} {history.state(planned_of(learner))}") from None
         except MindgamesError as exc:
             if history.rows or isinstance(exc, FileError):
                 raise

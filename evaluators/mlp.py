@@ -145,9 +145,10 @@ class MLP(Model):
         return (construct, (type(self), args, options))
 
     # --- values ----------------------------------------------------------------------------
-    def _prepare(self) -> None:
+    def _prepare(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         """Fold sigmoid(z) = (1 + tanh(z / 2)) / 2 of a one-hidden-layer net into scaled
-        weights, so the scalar path makes the same few numpy calls for both activations."""
+        weights, so the scalar path makes the same few numpy calls for both activations; keep
+        the result (``_fast``) and return it."""
         w, b = self._layers[0]
         if self._sigmoid:
             self._fast = (
@@ -158,6 +159,7 @@ class MLP(Model):
             )
         else:
             self._fast = (w, b, self._wo, float(self._bo[0]))
+        return self._fast
 
     def kernels(self) -> ModelKernels:
         """The compiled path's description (evaluators/kernels.py): the flat vector (masked-out
@@ -177,9 +179,10 @@ class MLP(Model):
     # random shapes), but on these small arrays ``@`` costs 0.4-0.8 us more per call.
     def value(self, x: np.ndarray) -> float:
         if self._one:  # the common case: one hidden layer, as few numpy calls as possible
-            if self._fast is None:
-                self._prepare()
-            w, b, wo, bo = self._fast  # type: ignore[misc]
+            fast = self._fast
+            if fast is None:
+                fast = self._prepare()
+            w, b, wo, bo = fast
             z = w.dot(x)
             z += b
             np.tanh(z, out=z)

@@ -67,6 +67,13 @@ class Staged(Model):
     kind = "staged"
     #: the most an ensemble can offer; each instance offers what its members share
     capabilities = CAPABILITIES
+    # the ``HasMembers`` capability (Layered Learning's per-stage evaluators read it):
+    #: the member models in stage order
+    members: list[Model]
+    #: the columns whose sum (``measure``) picks the stage, and the stages' bounds
+    by: list[str]
+    measure: str
+    bounds: list[float]
 
     def __init__(
         self,

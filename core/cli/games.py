@@ -82,6 +82,7 @@ def check_game_command(game_spec: str, playouts: int, seed: int) -> None:
     report = check_game(game, encodings, playouts=playouts, seed=seed)
     for check in report.checks:
         click.echo(f"ok  {check}")
+    click.echo(f"capabilities: {', '.join(report.capabilities) or 'none'}")
     click.echo(
         f"{report.game}: {report.playouts} playouts, {report.positions} positions, "
         f"encodings: {', '.join(report.encodings) or 'none'} -- conforms"

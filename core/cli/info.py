@@ -9,6 +9,12 @@ from typing import Any
 import attrs
 import click
 
+from mindgames.capabilities import (
+    GAME_CAPABILITIES,
+    LEARNER_CAPABILITIES,
+    MODEL_CAPABILITIES,
+    capabilities_of,
+)
 from mindgames.cli.common import echo_json
 from mindgames.describe import option_rows
 from mindgames.registry import get_registry, unknown
@@ -64,6 +70,7 @@ def _game_data(spec: str) -> dict[str, Any]:
         "description": info.description,
         "players": list(game.player_names),
         "parameters": option_rows(type(game)),
+        "capabilities": capabilities_of(game, GAME_CAPABILITIES),
         "encodings": encodings,
     }
 
@@ -81,11 +88,13 @@ def _component_data(kind: str, name: str) -> dict[str, Any]:
         learner = registry.learner_info(name)
         data["description"] = learner.description
         data["needs"] = sorted(learner.needs)
+        data["offers"] = capabilities_of(learner.cls, LEARNER_CAPABILITIES)
         data["options"] = option_rows(learner.cls)
     else:
         model = registry.model_info(name)
         data["description"] = model.description
         data["capabilities"] = sorted(model.capabilities)
+        data["offers"] = capabilities_of(model.cls, MODEL_CAPABILITIES)
         data["default_encoding"] = model.default_encoding
         data["options"] = option_rows(model.config)
     return data
@@ -118,6 +127,7 @@ def _echo_game(data: dict[str, Any]) -> None:
     click.echo(f"{data['game']}: {data['description']}".rstrip(": "))
     click.echo(f"spec: {data['spec']}    players: {' / '.join(data['players'])}")
     _echo_options("parameters", data["parameters"])
+    click.echo(f"capabilities: {', '.join(data['capabilities']) or 'none'}")
     click.echo("encodings:")
     for e in data["encodings"]:
         opts = ", ".join(f"{o['name']}={o['default']}" for o in e["options"])
@@ -132,10 +142,12 @@ def _echo_component(data: dict[str, Any]) -> None:
     click.echo(f"{data['kind']} {data['name']}: {data['description']}".rstrip(": "))
     if "capabilities" in data:
         click.echo(f"capabilities: {', '.join(data['capabilities']) or 'none'}")
+        click.echo(f"offers: {', '.join(data['offers']) or 'none'}")
         if data["default_encoding"]:
             click.echo(f"default encoding: {data['default_encoding']}")
     if "needs" in data:
         click.echo(f"needs a model that is: {', '.join(data['needs']) or 'anything'}")
+        click.echo(f"offers: {', '.join(data['offers']) or 'none'}")
     _echo_options("options", data["options"])
 
 

@@ -16,12 +16,14 @@ from importlib.resources import files
 from pathlib import Path
 
 from mindgames.errors import MindgamesError
-from mindgames.game import Game
+from mindgames.game import Game, HasOpeningBooks, Solvable
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 #: optional Game methods the skeleton mentions (a game overrides them for speed or features)
 OPTIONAL = ("children", "move_count", "capture_pending", "known_perft", "solve", "opening_books")
+#: where each is declared: Game's generic defaults, and the optional capabilities' protocols
+_DECLARED_IN = (Game, Solvable, HasOpeningBooks)
 
 
 def _signature(func: Callable[..., object]) -> str:
@@ -59,7 +61,7 @@ def optional_notes() -> str:
     """One comment line per optional method a game may override."""
     lines = []
     for name in OPTIONAL:
-        method = getattr(Game, name)
+        method = next(vars(cls)[name] for cls in _DECLARED_IN if name in vars(cls))
         lines.append(f"    # {name}{_signature(method)}")
         lines += textwrap.wrap(
             _first_paragraph(method),

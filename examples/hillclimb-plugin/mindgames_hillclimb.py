@@ -15,15 +15,12 @@ from typing import ClassVar
 
 import attrs
 
-from mindgames import PARAMETRIC, Learner, LearnerInfo, TrainingResult, hookimpl
+from mindgames import PARAMETRIC, Learner, LearnerInfo, TrainingResult, checkpoint, hookimpl
 from mindgames.agent import Agent
-from mindgames.files import read_npz, write_npz
 from mindgames.model import Evaluator
 from mindgames.registry import get_registry
 from mindgames.spec import parse_spec
 from mindgames.training import reporting, save_snapshot
-
-CHECKPOINT = "checkpoint.npz"
 
 
 @attrs.frozen
@@ -53,10 +50,10 @@ class HillClimb(Learner):
         name, options = parse_spec(self.search)
         searcher = get_registry().searcher(name, options, where="hillclimb: search")
         champion, history, start, before = evaluator.model.get_params(), [], 0, 0.0
-        if resume and (workdir / CHECKPOINT).exists():
-            meta, arrays = read_npz(workdir / CHECKPOINT, "hillclimb checkpoint")
-            champion, history, start = arrays["champion"], meta["history"], meta["generation"]
-            rng.bit_generator.state, before = meta["rng"], meta["elapsed"]
+        if checkpoint.resumable(workdir, resume):  # checks the options, restores the rng
+            saved = checkpoint.load(checkpoint.path_in(workdir), self, rng=rng)
+            champion, history = saved.arrays["champion"], saved.history
+            start, before = saved.counters["generation"], saved.counters["elapsed"]
         else:
             save_snapshot(workdir, game, evaluator, 0, unit="generation")
         began = time.perf_counter()
@@ -72,9 +69,10 @@ class HillClimb(Learner):
             with reporting(row, progress):  # report, checkpoint, then stop if a signal came
                 evaluator.model.set_params(champion)
                 save_snapshot(workdir, game, evaluator, generation, unit="generation")
-                meta = {"generation": generation, "history": history, "elapsed": elapsed}
-                write_npz(workdir / CHECKPOINT, meta | {"rng": rng.bit_generator.state},
-                          {"champion": champion})  # fmt: skip
+                counters = {"generation": generation, "elapsed": elapsed}
+                arrays = {"champion": champion}
+                checkpoint.save(checkpoint.path_in(workdir), self, counters=counters,
+                                history=history, arrays=arrays, rng=rng)  # fmt: skip
         evaluator.model.set_params(champion)
         return TrainingResult(evaluator, tuple(history))
 

@@ -56,7 +56,6 @@ class Kalah(Game):
 
     name = "kalah"
     player_names = ("South", "North")
-    solvable = True
 
     pits: int = attrs.field(default=6, validator=_positive)
     seeds: int = attrs.field(default=4, validator=_positive)

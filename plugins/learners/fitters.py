@@ -24,7 +24,18 @@ import numpy as np
 from attrs import validators as v
 
 from mindgames.errors import MindgamesError
-from mindgames.model import DIFFERENTIABLE, FITTABLE, BatchDifferentiable, Model, require
+from mindgames.model import (
+    DIFFERENTIABLE,
+    FITTABLE,
+    BatchDifferentiable,
+    Differentiable,
+    Model,
+    Parametric,
+    as_differentiable,
+    as_fittable,
+    as_parametric,
+    require,
+)
 
 FITTERS = ("rprop", "adam", "fit")
 #: patterns per block when summing gradients (bounds the memory of batch gradients)
@@ -71,7 +82,7 @@ class Patterns:
         return Patterns(self.xs[index], self.ys[index], self.ws[index])
 
 
-def value_and_grad_batch(model: Any, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def value_and_grad_batch(model: Differentiable, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Values and gradients of a batch: the model's batch method, else one row at a time."""
     if isinstance(model, BatchDifferentiable):
         return model.value_and_grad_batch(xs)
@@ -87,7 +98,7 @@ def mse(model: Model, patterns: Patterns) -> float:
     return float(np.sum(patterns.ws * err * err) / np.sum(patterns.ws))
 
 
-def mse_and_grad(model: Any, patterns: Patterns) -> tuple[float, np.ndarray]:
+def mse_and_grad(model: Differentiable, patterns: Patterns) -> tuple[float, np.ndarray]:
     """The weighted mean squared error and its gradient with respect to the parameters."""
     total = float(np.sum(patterns.ws))
     loss, grad = 0.0, np.zeros(len(model.get_params()))
@@ -103,7 +114,7 @@ def mse_and_grad(model: Any, patterns: Patterns) -> tuple[float, np.ndarray]:
 class Trainer(Protocol):
     """One epoch of a fitting method over the training patterns; returns the training error."""
 
-    def epoch(self, model: Any, rng: np.random.Generator) -> float: ...
+    def epoch(self, model: Model, rng: np.random.Generator) -> float: ...
     def arrays(self) -> dict[str, np.ndarray]: ...
     def load(self, arrays: dict[str, np.ndarray]) -> None: ...
 
@@ -130,9 +141,10 @@ class Rprop:
         self.previous = grad
         return params - np.sign(grad) * self.steps
 
-    def epoch(self, model: Any, rng: np.random.Generator) -> float:
-        loss, grad = mse_and_grad(model, self.patterns)
-        model.set_params(self.update(model.get_params(), grad))
+    def epoch(self, model: Model, rng: np.random.Generator) -> float:
+        net = as_differentiable(model)
+        loss, grad = mse_and_grad(net, self.patterns)
+        net.set_params(self.update(net.get_params(), grad))
         return loss
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -152,19 +164,19 @@ class Adam:
         self.v = np.zeros(size)
         self.t = np.zeros(1)
 
-    def epoch(self, model: Any, rng: np.random.Generator) -> float:
-        o = self.o
+    def epoch(self, model: Model, rng: np.random.Generator) -> float:
+        o, net = self.o, as_differentiable(model)
         order = rng.permutation(len(self.patterns))
         losses = []
         for lo in range(0, len(order), o.batch):
-            loss, grad = mse_and_grad(model, self.patterns.take(order[lo : lo + o.batch]))
+            loss, grad = mse_and_grad(net, self.patterns.take(order[lo : lo + o.batch]))
             losses.append(loss)
             self.t += 1
             self.m = o.beta1 * self.m + (1 - o.beta1) * grad
             self.v = o.beta2 * self.v + (1 - o.beta2) * grad * grad
             m_hat = self.m / (1 - o.beta1 ** self.t[0])
             v_hat = self.v / (1 - o.beta2 ** self.t[0])
-            model.set_params(model.get_params() - o.lr * m_hat / (np.sqrt(v_hat) + 1e-8))
+            net.set_params(net.get_params() - o.lr * m_hat / (np.sqrt(v_hat) + 1e-8))
         return float(np.mean(losses))
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -180,8 +192,8 @@ class ClosedForm:
     def __init__(self, patterns: Patterns) -> None:
         self.patterns = patterns
 
-    def epoch(self, model: Any, rng: np.random.Generator) -> float:
-        model.fit(self.patterns.xs, self.patterns.ys)
+    def epoch(self, model: Model, rng: np.random.Generator) -> float:
+        as_fittable(model).fit(self.patterns.xs, self.patterns.ys)
         return mse(model, self.patterns)
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -197,7 +209,7 @@ def trainer_for(model: Model, patterns: Patterns, options: FitOptions, who: str)
         require({FITTABLE}, model, who=f"{who} with fitter 'fit'")
         return ClosedForm(patterns)
     require({DIFFERENTIABLE}, model, who=f"{who} with fitter {options.fitter!r}")
-    size = len(model.get_params())  # type: ignore[attr-defined]
+    size = len(as_parametric(model).get_params())
     return (Rprop if options.fitter == "rprop" else Adam)(patterns, size, options)
 
 
@@ -205,7 +217,7 @@ class Fit:
     """Epochs of a trainer with early stopping on the validation error (module docstring)."""
 
     def __init__(
-        self, model: Any, trainer: Trainer, valid: Patterns | None, options: FitOptions
+        self, model: Model, trainer: Trainer, valid: Patterns | None, options: FitOptions
     ) -> None:
         self.model = model
         self.trainer = trainer
@@ -214,7 +226,7 @@ class Fit:
         self.epoch = 0
         self.best_error = float("inf")
         self.best_epoch = 0
-        self.best_params = np.array(model.get_params(), dtype=float)
+        self.best_params = np.array(as_parametric(model).get_params(), dtype=float)
         self.done = False
 
     def step(self, rng: np.random.Generator) -> dict[str, Any]:
@@ -224,7 +236,7 @@ class Fit:
         error = mse(self.model, self.valid) if self.valid is not None else train_error
         if error < self.best_error:
             self.best_error, self.best_epoch = error, self.epoch
-            self.best_params = np.array(self.model.get_params(), dtype=float)
+            self.best_params = np.array(as_parametric(self.model).get_params(), dtype=float)
         waited = self.epoch - self.best_epoch
         one_shot = isinstance(self.trainer, ClosedForm)
         self.done = (
@@ -240,7 +252,7 @@ class Fit:
 
     def finish(self) -> None:
         """Restore the weights of the best epoch."""
-        if hasattr(self.model, "set_params"):
+        if isinstance(self.model, Parametric):
             self.model.set_params(self.best_params)
 
     def state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

@@ -16,7 +16,6 @@ row per epoch (training and validation MSE); checkpoints every ``checkpoint_ever
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any, ClassVar
@@ -25,22 +24,26 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
-from mindgames.config import unstructure
+from mindgames import checkpoint
 from mindgames.datasets import DataSet, merge, read_dataset, split_by_group
-from mindgames.errors import ConfigError, MindgamesError
-from mindgames.files import read_npz, write_npz
-from mindgames.game import Game
+from mindgames.errors import CapabilityError, MindgamesError
+from mindgames.game import Game, ImportsGames
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
-from mindgames.model import DIFFERENTIABLE, Evaluator, require
+from mindgames.model import (
+    DIFFERENTIABLE,
+    Evaluator,
+    Model,
+    Parametric,
+    as_differentiable,
+    require,
+)
 from mindgames.playouts import from_games
-from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, trainer_for
+from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, Trainer, trainer_for
 from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector
 from mindgames.training import reporting
 
-CHECKPOINT = "checkpoint.npz"
-CHECKPOINT_FORMAT = "mindgames-supervised-checkpoint"
-CHECKPOINT_VERSION = 1
+CHECKPOINT = checkpoint.CHECKPOINT
 
 
 @attrs.frozen
@@ -76,7 +79,7 @@ class SupervisedLearner(Learner):
         progress: Progress | None = None,
     ) -> TrainingResult:
         """Load, encode and split the data, then run epochs until early stopping ends them."""
-        model: Any = evaluator.model
+        model = evaluator.model
         who = f"learner {self.name!r}"
         if self.target == "td":
             require({DIFFERENTIABLE}, model, who=f"{who} with target 'td'")
@@ -90,13 +93,13 @@ class SupervisedLearner(Learner):
         train = patterns.take(train_rows)
         if self.target == "td":
             sides = np.array([game.to_move(game.parse_position(t)) for t in data.positions])
-            trainer: Any = GameReplay(data, xs, sides, train_rows, model, self)
+            trainer: Trainer = GameReplay(data, xs, sides, train_rows, model, self)
         else:
             trainer = trainer_for(model, train, self.fit, who)
         fit = Fit(model, trainer, patterns.take(valid_rows), self.fit)
         history: list[dict[str, Any]] = []
-        path = Path(workdir) / CHECKPOINT
-        if resume and path.exists():
+        path = checkpoint.path_in(workdir)
+        if checkpoint.resumable(workdir, resume):
             history = self._load(path, model, fit, rng)
         before = float(history[-1].get("elapsed", 0.0)) if history else 0.0
         began = time.perf_counter()
@@ -120,37 +123,30 @@ class SupervisedLearner(Learner):
             if Path(path).suffix == ".npz":
                 parts.append((path, read_dataset(path, game=game.spec(), need=("label",), who=who)))
             else:
+                if not isinstance(game, ImportsGames):
+                    raise CapabilityError(f"game {game.name!r} cannot read game records")
                 games, _ = game.import_games(path)
                 parts.append((path, from_games(game, games, provenance={"source": path})))
         return merge(parts) if len(parts) > 1 else parts[0][1]
 
     # --- checkpoints ---------------------------------------------------------------------
     def _save(
-        self, path: Path, model: Any, fit: Fit, rng: np.random.Generator, history: list[Any]
+        self, path: Path, model: Model, fit: Fit, rng: np.random.Generator, history: list[Any]
     ) -> None:
+        """The checkpoint (``mindgames.checkpoint``): the fit's counters and arrays (its best
+        weights, the fitter's state) and the weights."""
         counters, arrays = fit.state()
-        meta = {
-            "format": CHECKPOINT_FORMAT,
-            "version": CHECKPOINT_VERSION,
-            "options": unstructure(self),
-            "rng": rng.bit_generator.state,
-            "history": history,
-            **counters,
-        }
-        params = model.get_params() if hasattr(model, "get_params") else np.zeros(0)
-        write_npz(path, meta, {**arrays, "params": params})
+        params = model.get_params() if isinstance(model, Parametric) else np.zeros(0)
+        arrays = {**arrays, "params": params}
+        checkpoint.save(path, self, counters=counters, history=history, arrays=arrays, rng=rng)
 
-    def _load(self, path: Path, model: Any, fit: Fit, rng: np.random.Generator) -> list[Any]:
-        meta, arrays = read_npz(path, "supervised checkpoint")
-        if meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
-            raise MindgamesError(f"{path}: not a supervised checkpoint of version 1")
-        if meta["options"] != json.loads(json.dumps(unstructure(self))):
-            raise ConfigError(f"{path}: written with other supervised options; cannot resume")
-        if hasattr(model, "set_params"):
-            model.set_params(arrays["params"])
-        fit.restore(meta, arrays)
-        rng.bit_generator.state = meta["rng"]
-        return list(meta["history"])
+    def _load(self, path: Path, model: Model, fit: Fit, rng: np.random.Generator) -> list[Any]:
+        """Restore the weights, the fit and the random state; return the history."""
+        saved = checkpoint.load(path, self, rng=rng)
+        if isinstance(model, Parametric):
+            model.set_params(saved.arrays["params"])
+        fit.restore(saved.counters, saved.arrays)
+        return saved.history
 
 
 class GameReplay:
@@ -162,7 +158,7 @@ class GameReplay:
         xs: np.ndarray,
         sides: np.ndarray,
         rows: np.ndarray,
-        model: Any,
+        model: Model,
         options: SupervisedLearner,
     ) -> None:
         assert data.labels is not None
@@ -182,15 +178,16 @@ class GameReplay:
         alpha = alpha_vector(model, xs.shape[1], options.alpha)
         self.update = TDUpdate(model, alpha, options.lam)
 
-    def epoch(self, model: Any, rng: np.random.Generator) -> float:
+    def epoch(self, model: Model, rng: np.random.Generator) -> float:
         """One pass over the games; returns the mean squared TD error of the final rewards."""
+        net = as_differentiable(model)
         errors = []
         for g in rng.permutation(len(self.games)):
             xs, sides, reward = self.games[g]
-            value, grad = model.value_and_grad(xs[0])
+            value, grad = net.value_and_grad(xs[0])
             self.update.begin(value, grad)
             for t in range(1, len(xs)):
-                value, grad = model.value_and_grad(xs[t])
+                value, grad = net.value_and_grad(xs[t])
                 self.update.step(value, grad, bool(sides[t] == sides[t - 1]))
             errors.append((reward - self.update.p) ** 2)
             self.update.finish(reward)

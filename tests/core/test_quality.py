@@ -175,8 +175,9 @@ def test_an_unsolvable_game_and_a_bad_positions_file_are_one_line_errors(game, s
 def test_a_game_that_solves_but_counts_no_pieces_needs_another_bound(game):
     from mindgames.solved import require_solvable
 
-    class Uncounted:
-        solvable = True
+    class Uncounted:  # solvable (the Solvable protocol), without CountsPieces
+        def solve(self, state):
+            return 0
 
         def spec(self):
             return "uncounted"

@@ -1,23 +1,19 @@
-"""Co-evolution checkpoints (``checkpoint.npz``): the parents' weights, step sizes and option
-values, the random state, counters and history, written atomically; resuming with other
-options is refused."""
+"""Co-evolution's part of its checkpoints (the format and the rules are
+``mindgames.checkpoint``'s): the parents as rows -- weights, step sizes and option values -- and
+the counters ``generation``, ``elapsed`` and ``openings_seed``."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import attrs
 import numpy as np
 
-from mindgames.config import unstructure
-from mindgames.errors import ConfigError, MindgamesError
-from mindgames.files import read_npz, write_npz
+from mindgames import checkpoint
+from mindgames.learner import Learner
 
-CHECKPOINT = "checkpoint.npz"
-FORMAT = "mindgames-coevolution-checkpoint"
-VERSION = 1
+CHECKPOINT = checkpoint.CHECKPOINT
 
 
 @attrs.frozen
@@ -34,50 +30,27 @@ class Population:
 
 def save_checkpoint(
     path: Path,
-    options: Any,
+    options: Learner,
     population: Population,
     rng: np.random.Generator,
     counters: dict[str, Any],
     history: list[dict[str, Any]],
 ) -> None:
-    """Write the checkpoint of a run of the learner ``options`` (an attrs record)."""
-    meta = {
-        "format": FORMAT,
-        "version": VERSION,
-        "options": unstructure(options),
-        "rng": rng.bit_generator.state,
-        "history": history,
-        **counters,
-    }
+    """Write the checkpoint of a run of the learner ``options``."""
     arrays = {"weights": population.weights, "sigmas": population.sigmas, "kings": population.kings}
-    write_npz(path, meta, arrays)
+    checkpoint.save(path, options, counters=counters, history=history, arrays=arrays, rng=rng)
 
 
 def load_checkpoint(
-    path: Path, options: Any, rng: np.random.Generator
+    path: Path, options: Learner, rng: np.random.Generator
 ) -> tuple[Population, dict[str, Any]]:
-    """The parents and counters of a checkpoint; restores the random state."""
-    meta, arrays = read_npz(path, "co-evolution checkpoint")
-    if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-        raise MindgamesError(f"{path}: not a co-evolution checkpoint of version {VERSION}")
-    if _as_written(meta["options"], options) != json.loads(json.dumps(unstructure(options))):
-        raise ConfigError(f"{path}: written with other coevolution options; cannot resume")
-    rng.bit_generator.state = meta["rng"]
+    """The parents and counters (with the ``history``) of a checkpoint; restores the random
+    state."""
+    saved = checkpoint.load(path, options, rng=rng)
+    arrays = saved.arrays
     population = Population(
         arrays["weights"].astype(float),
         arrays["sigmas"].astype(float),
         arrays["kings"].astype(float),
     )
-    return population, meta
-
-
-def _as_written(saved: Any, options: Any) -> Any:
-    """The saved options, with the defaults of options added since (a checkpoint of an older
-    version resumes when it ran with what the new options default to)."""
-    if not isinstance(saved, dict):
-        return saved
-    fields = attrs.fields(type(options))
-    missing = {
-        f.name: f.default for f in fields if f.name not in saved and f.default is not attrs.NOTHING
-    }
-    return {**json.loads(json.dumps(unstructure(missing))), **saved}
+    return population, saved.counters | {"history": saved.history}

@@ -19,6 +19,7 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
+from mindgames import checkpoint
 from mindgames.errors import ConfigError
 from mindgames.executors import open_executor
 from mindgames.game import Game
@@ -111,7 +112,7 @@ class CoevolutionLearner(Learner):
         seed = int(rng.integers(2**62)) if config.kind == "random" else 0
         path = Path(workdir) / CHECKPOINT
         model = as_parametric(evaluator.model)
-        if resume and path.exists():
+        if checkpoint.resumable(workdir, resume):
             population, counters = load_checkpoint(path, self, rng)
             seed = int(counters.get("openings_seed", seed))
         else:

@@ -14,12 +14,12 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
+from mindgames import checkpoint
 from mindgames.game import Game
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import PARAMETRIC, Evaluator, as_parametric
 from mindgames.plugins.learners.hg import operators, stats
-from mindgames.plugins.learners.hg.checkpoint import CHECKPOINT, load_checkpoint, save_checkpoint
 from mindgames.training import reporting, save_snapshot
 
 
@@ -148,11 +148,12 @@ class Evolution(Learner):
         from mindgames.executors import open_executor
 
         self.check(game, evaluator)
-        path = Path(workdir) / CHECKPOINT
+        path = checkpoint.path_in(workdir)
         genes = as_parametric(evaluator.model).get_params()
         groups = operators.gene_groups(evaluator.model, genes.size)
-        if resume and path.exists():
-            run = Run.restore(*load_checkpoint(path, self, rng))
+        if checkpoint.resumable(workdir, resume):
+            saved = checkpoint.load(path, self, rng=rng)
+            run = Run.restore(saved.arrays, saved.counters | {"history": saved.history})
         else:
             run = Run.start(self.initial(genes, rng))
         with open_executor(self.workers, self.scheduler) as executor:
@@ -166,8 +167,9 @@ class Evolution(Learner):
                         count = self.count(run)
                         info = {"learner": self.name}
                         save_snapshot(workdir, game, best, count, info, unit=self.counts)
-                        arrays, counters = run.arrays(), run.counters()
-                        save_checkpoint(path, self, arrays, rng, counters, run.history)
+                        counters, arrays = run.counters(), run.arrays()
+                        checkpoint.save(path, self, counters=counters, history=run.history,
+                                        arrays=arrays, rng=rng)  # fmt: skip
         return TrainingResult(self.specimen(evaluator, run, self.best(run)), tuple(run.history))
 
     def _generation(self, context: Context, run: Run, rng: np.random.Generator) -> dict[str, Any]:

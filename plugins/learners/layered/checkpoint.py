@@ -1,23 +1,20 @@
-"""Layered Learning checkpoints (``checkpoint.npz``): where the run is (stages finished, the
-generation of the current one), the population, the evaluator's parameters, the root seed,
-counters and history, written atomically; resuming with other options is refused."""
+"""Layered Learning's part of its checkpoints (the format and the rules are
+``mindgames.checkpoint``'s): where the run stands -- stages finished, the generation of the
+current one, the population, the root seed every other seed derives from (so no random state is
+kept), counters -- and the evaluator's parameters."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import attrs
 import numpy as np
 
-from mindgames.config import unstructure
-from mindgames.errors import ConfigError, MindgamesError
-from mindgames.files import read_npz, write_npz
+from mindgames import checkpoint
+from mindgames.learner import Learner
 
-CHECKPOINT = "checkpoint.npz"
-FORMAT = "mindgames-layered-checkpoint"
-VERSION = 1
+CHECKPOINT = checkpoint.CHECKPOINT
 
 
 @attrs.define
@@ -36,37 +33,37 @@ class Progress:
     history: list[dict[str, Any]] = attrs.Factory(list)
 
     def counters(self) -> dict[str, Any]:
-        names = ("root", "done", "generation", "games", "elapsed", "snapshot")
-        return {name: getattr(self, name) for name in names}
+        """The JSON counters a checkpoint keeps (the arrays and history go apart)."""
+        return {
+            "root": self.root,
+            "done": self.done,
+            "generation": self.generation,
+            "games": self.games,
+            "elapsed": self.elapsed,
+            "snapshot": self.snapshot,
+        }
 
 
-def save_checkpoint(path: Path, options: Any, progress: Progress, params: np.ndarray) -> None:
-    """Write the checkpoint of a run of the learner ``options`` (an attrs record)."""
-    meta = {
-        "format": FORMAT,
-        "version": VERSION,
-        "options": unstructure(options),
-        "history": progress.history,
-        **progress.counters(),
-    }
-    write_npz(path, meta, {"population": progress.population, "params": params})
-
-
-def load_checkpoint(path: Path, options: Any) -> tuple[Progress, np.ndarray]:
-    """The run's progress and the evaluator's parameters from a checkpoint."""
-    meta, arrays = read_npz(path, "layered checkpoint")
-    if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-        raise MindgamesError(f"{path}: not a layered checkpoint of version {VERSION}")
-    if meta["options"] != json.loads(json.dumps(unstructure(options))):
-        raise ConfigError(f"{path}: written with other layered options; cannot resume")
-    progress = Progress(
-        int(meta["root"]),
-        int(meta["done"]),
-        int(meta["generation"]),
-        int(meta["games"]),
-        float(meta["elapsed"]),
-        meta.get("snapshot"),
-        arrays["population"].astype(float),
-        list(meta["history"]),
+def save_checkpoint(path: Path, options: Learner, progress: Progress, params: np.ndarray) -> None:
+    """Write the checkpoint of a run of the learner ``options``."""
+    arrays = {"population": progress.population, "params": params}
+    checkpoint.save(
+        path, options, counters=progress.counters(), history=progress.history, arrays=arrays
     )
-    return progress, arrays["params"].astype(float)
+
+
+def load_checkpoint(path: Path, options: Learner) -> tuple[Progress, np.ndarray]:
+    """The run's progress and the evaluator's parameters from a checkpoint."""
+    saved = checkpoint.load(path, options)
+    counters = saved.counters
+    progress = Progress(
+        int(counters["root"]),
+        int(counters["done"]),
+        int(counters["generation"]),
+        int(counters["games"]),
+        float(counters["elapsed"]),
+        counters.get("snapshot"),
+        saved.arrays["population"].astype(float),
+        saved.history,
+    )
+    return progress, saved.arrays["params"].astype(float)

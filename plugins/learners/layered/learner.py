@@ -33,11 +33,14 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
+from mindgames import checkpoint
+from mindgames.capabilities import require
 from mindgames.errors import ConfigError
 from mindgames.executors import open_executor
-from mindgames.game import Game
+from mindgames.game import Game, Solvable
 from mindgames.learner import Learner, Progress, TrainingResult
-from mindgames.model import DIFFERENTIABLE, PARAMETRIC, Evaluator, as_parametric, require
+from mindgames.model import DIFFERENTIABLE, PARAMETRIC, Evaluator, HasMembers, Model, as_parametric
+from mindgames.model import require as require_capabilities
 from mindgames.plugins.learners import stages as schedules
 from mindgames.plugins.learners.coevolution.evolve import ordered_pair
 from mindgames.plugins.learners.fitters import FitOptions, Patterns
@@ -148,7 +151,7 @@ class LayeredLearner(Learner):
         o = self.breeding()
         path = Path(workdir) / CHECKPOINT
         model = evaluator.model
-        if resume and path.exists():
+        if checkpoint.resumable(workdir, resume):
             state, params = load_checkpoint(path, self)
             as_parametric(model).set_params(params)
         else:
@@ -166,15 +169,15 @@ class LayeredLearner(Learner):
             from mindgames.agent import build_agent
 
             build_agent(registry, game, spec)
-        if self.deepest == SOLVE and not getattr(game, "solvable", False):
+        if self.deepest == SOLVE and not isinstance(game, Solvable):
             raise ConfigError(f"deepest = 'solve': game {game.spec()!r} cannot solve positions")
         if self.breeding().uses_rprop:
-            require({DIFFERENTIABLE}, evaluator.model, who=f"fitter {self.fitter!r}")
+            require_capabilities({DIFFERENTIABLE}, evaluator.model, who=f"fitter {self.fitter!r}")
         if self.evaluators == "per-stage":
-            model: Any = evaluator.model
+            model = evaluator.model
             want = schedules.bounds(schedule)
             if (
-                model.kind != "staged"
+                not isinstance(model, HasMembers)
                 or [float(b) for b in want] != list(model.bounds)
                 or model.by != ["plies"]
                 or model.measure != "sum"
@@ -184,12 +187,13 @@ class LayeredLearner(Learner):
                     f'encoding = "...+progress", by = ["plies"], measure = "sum", bounds = {want}'
                 )
 
-    def _target(self, evaluator: Evaluator, stage: Stage) -> Any:
+    def _target(self, evaluator: Evaluator, stage: Stage) -> Model:
         """The model a stage fits: the evaluator's, or its member for the stage."""
-        model: Any = evaluator.model
+        model = evaluator.model
         if self.evaluators == "one":
             return model
-        return model.members[self.stages - stage.order]
+        staged = require(model, HasMembers, what="evaluators = 'per-stage'")
+        return staged.members[self.stages - stage.order]
 
     def _stage(
         self, game: Game, evaluator: Evaluator, schedule: tuple[Stage, ...], data: StageData,
@@ -252,7 +256,7 @@ class LayeredLearner(Learner):
         """A stage is done: copy its network forward (per-stage), snapshot, move on."""
         if self.evaluators == "per-stage":
             best = state.population[0]
-            members = evaluator.model.members  # type: ignore[attr-defined]
+            members = require(evaluator.model, HasMembers, what="evaluators = 'per-stage'").members
             for member in members[: self.stages - stage.order]:
                 if len(as_parametric(member).get_params()) == len(best):
                     as_parametric(member).set_params(best)

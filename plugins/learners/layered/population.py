@@ -30,6 +30,7 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
+from mindgames.model import Model, as_parametric
 from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, Rprop, mse
 from mindgames.plugins.learners.layered.mutation import low_rate, mutate, random_params
 
@@ -65,20 +66,21 @@ class Sets:
     test: Patterns
 
 
-def errors(model: object, population: np.ndarray, patterns: Patterns) -> np.ndarray:
+def errors(model: Model, population: np.ndarray, patterns: Patterns) -> np.ndarray:
     """The MSE of every network (row) of ``population`` on ``patterns``."""
     out = np.empty(len(population))
+    parametric = as_parametric(model)
     for i, params in enumerate(population):
-        model.set_params(params)  # type: ignore[attr-defined]
-        out[i] = mse(model, patterns)  # type: ignore[arg-type]
+        parametric.set_params(params)
+        out[i] = mse(model, patterns)
     return out
 
 
 def rprop_fit(
-    model: object, params: np.ndarray, sets: Sets, options: FitOptions, rng: np.random.Generator
+    model: Model, params: np.ndarray, sets: Sets, options: FitOptions, rng: np.random.Generator
 ) -> np.ndarray:
     """``params`` trained by RPROP with early stopping on the test set; the best epoch's."""
-    model.set_params(params)  # type: ignore[attr-defined]
+    as_parametric(model).set_params(params)
     trainer = Rprop(sets.train, len(params), options)
     fit = Fit(model, trainer, sets.test, options)
     while not fit.done:
@@ -116,7 +118,7 @@ def phase_change(ranked: np.ndarray, o: PopulationOptions, rng: np.random.Genera
 
 
 def begin(
-    population: np.ndarray, model: object, sets: Sets, o: PopulationOptions,
+    population: np.ndarray, model: Model, sets: Sets, o: PopulationOptions,
     rng: np.random.Generator,
 ) -> np.ndarray:  # fmt: skip
     """A phase's population before its first generation: the hybrid retrains every network by
@@ -127,7 +129,7 @@ def begin(
 
 
 def generation(
-    population: np.ndarray, model: object, sets: Sets, o: PopulationOptions, last: bool,
+    population: np.ndarray, model: Model, sets: Sets, o: PopulationOptions, last: bool,
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """One generation: (the next population, the ranked networks' training and test MSE).
@@ -146,7 +148,7 @@ def generation(
 
 
 def breed(
-    ranked: np.ndarray, model: object, sets: Sets, o: PopulationOptions, rng: np.random.Generator
+    ranked: np.ndarray, model: Model, sets: Sets, o: PopulationOptions, rng: np.random.Generator
 ) -> np.ndarray:
     """The next generation from one ranked best first (module docstring)."""
     n, size = len(ranked), ranked.shape[1]

@@ -12,6 +12,7 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
+from mindgames import checkpoint
 from mindgames.errors import CapabilityError
 from mindgames.game import CountsPieces, Game, HasMargin, Move, State
 from mindgames.interrupts import stop_requested
@@ -153,7 +154,7 @@ class TDLearner(Learner):
                 f"learner 'td' with outcome 'margin': game {game.name!r} has no margin (HasMargin)"
             )
         path = Path(workdir) / CHECKPOINT
-        model: Any = evaluator.model
+        model = evaluator.model
         searcher = self._searcher()
         starts = read_starts(game, self.start_positions) if self.start_positions else []
         alpha = alpha_vector(model, evaluator.encoding.width, self.alpha)
@@ -161,7 +162,7 @@ class TDLearner(Learner):
         best = copy_evaluator(evaluator) if self.gate_games else None
         update = TDUpdate(model, alpha, self.lam, self.gamma, self.momentum, self.direction_check)
         counters: dict[str, Any] = {"games": 0, "clones": 0, "elapsed": 0.0, "history": []}
-        if resume and path.exists():
+        if checkpoint.resumable(workdir, resume):
             counters, update.velocity = load_checkpoint(path, self, model, clone, rng, best)
         else:
             save_snapshot(workdir, game, evaluator, 0, {"learner": self.name})  # the curve's start
@@ -183,7 +184,7 @@ class TDLearner(Learner):
                 points = selfplay.play_test_games(self, game, evaluator, clone, searcher, rng)
                 copied = sum(points) >= self.clone_points
                 if copied:
-                    as_parametric(clone.model).set_params(model.get_params())
+                    as_parametric(clone.model).set_params(as_parametric(model).get_params())
                     clones += 1
                 row.update({"test": points, "cloned": copied, "clones": clones})
             saving = crossed or played >= self.games or stop_requested()  # Ctrl-C: save, stop

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mindgames.capabilities import require
 from mindgames.game import Game, State, StateRows
-from mindgames.model import Evaluator, RowsGrads
+from mindgames.model import BatchDifferentiable, Evaluator, RowsGrads
 from mindgames.plugins.learners.td.moves import Reward, best
 from mindgames.plugins.learners.td.starts import Start
 from mindgames.plugins.learners.td.update import TDUpdate
@@ -75,10 +76,11 @@ def play_lockstep_rows(
     from mindgames.plugins.learners.td.selfplay import new_game
 
     assert isinstance(game, StateRows)
-    rows_game: Any = game
-    model: Any = evaluator.model
-    encode_rows: Any = evaluator.encoding.encode_rows
-    batch_grad, value_batch = model.value_and_grad_batch, model.value_batch
+    rows_game = game
+    model = require(evaluator.model, BatchDifferentiable, what="td's lockstep on rows")
+    encode_rows = evaluator.encoding.encode_rows
+    assert encode_rows is not None
+    batch_grad, value_batch = model.value_and_grad_batch, evaluator.model.value_batch
     # the chosen successors' values and gradients from their valuation's forward pass, when
     # the model offers it and no update came in between (else ``batch_grad`` again)
     rows_grads = model.values_and_rows_grads if isinstance(model, RowsGrads) else None

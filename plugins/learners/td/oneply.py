@@ -10,12 +10,12 @@ function is longer than the house limit for that reason.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
+from mindgames.capabilities import require
 from mindgames.game import Game, State
-from mindgames.model import Evaluator
+from mindgames.model import Evaluator, RowGrads, as_differentiable
 from mindgames.plugins.learners.td.moves import Reward, best
 from mindgames.plugins.learners.td.update import TDUpdate
 
@@ -31,7 +31,8 @@ def play_one_ply(
     max_plies: int,
 ) -> tuple[State, int]:
     """Play one self-play game from ``state``, learning from every position; (final, plies)."""
-    model: Any = evaluator.model
+    model = require(evaluator.model, RowGrads, what="td's one-ply self-play")
+    value_and_grad = as_differentiable(evaluator.model).value_and_grad
     encoding = evaluator.encoding
     encode, encode_batch = encoding.encode, encoding.encode_batch_fn or encoding.encode_batch
     row_grads = model.values_and_row_grad
@@ -44,7 +45,7 @@ def play_one_ply(
     plies = 0
     while plies < max_plies and not is_terminal(state):
         side = to_move(state)
-        value, grad = model.value_and_grad(encode(state)) if cached is None else cached
+        value, grad = value_and_grad(encode(state)) if cached is None else cached
         if prev_side >= 0:
             step(value, grad, side == prev_side)
         else:

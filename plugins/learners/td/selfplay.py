@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mindgames.game import Game, Move, State, StateRows
+from mindgames.capabilities import require
+from mindgames.game import Game, HasMargin, Move, State, StateRows
 from mindgames.labelling import margin_label
-from mindgames.model import BatchDifferentiable, Evaluator, RowGrads
+from mindgames.model import BatchDifferentiable, Evaluator, RowGrads, as_differentiable
 from mindgames.plugins.learners.td.lockrows import play_lockstep_rows
 from mindgames.plugins.learners.td.moves import Reward, Successors, best, choose, explored
 from mindgames.plugins.learners.td.oneply import play_one_ply
@@ -39,7 +40,7 @@ def final_reward(
     reward for ``start_side``, negated for the other side. With ``outcome = "margin"`` it is
     the final margin for ``side``, squashed (a draw's margin is 0 whatever ``draw_reward``)."""
     if opts.outcome == "margin":
-        margin = game.margin(final)  # type: ignore[attr-defined]
+        margin = require(game, HasMargin, what="td's outcome 'margin'").margin(final)
         return margin_label(margin if side == 0 else -margin, opts.margin_scale, opts.margin_squash)
     result = game.returns(final)[side]
     if result > 0:
@@ -129,7 +130,7 @@ def play_game(
             elif cached is not None:
                 value, grad = cached
             else:
-                model: Any = valuer.model
+                model = as_differentiable(valuer.model)
                 value, grad = model.value_and_grad(valuer.encoding.encode(state))
             if tracking:
                 update.step(value, grad, side == prev_side)
@@ -179,7 +180,7 @@ def leaf_value(
         if game.is_terminal(leaf):
             break
         leaf = game.play(leaf, move)
-    model: Any = evaluator.model
+    model = as_differentiable(evaluator.model)
     if game.is_terminal(leaf):
         return reward(leaf, side), np.zeros(len(model.get_params()))
     value, grad = model.value_and_grad(evaluator.encoding.encode(leaf))
@@ -228,7 +229,7 @@ def play_lockstep(
     Each game keeps its own trace; the update per ply is one matrix-vector product. One
     function for the hot loop: the per-game bookkeeping lives in parallel lists and arrays.
     """
-    model: Any = evaluator.model
+    model = as_differentiable(evaluator.model)
     if (
         isinstance(game, StateRows)
         and evaluator.encoding.encode_rows is not None
@@ -244,7 +245,7 @@ def play_lockstep(
     state: list[Any] = [None] * slots
     side = [0] * slots
     plies = [0] * slots
-    reward: list[Reward] = [None] * slots  # type: ignore[list-item]
+    reward: list[Reward] = [_no_game] * slots  # each slot's game sets its own (restart)
     fresh = [True] * slots
     finals: list[State] = []
     lengths: list[int] = []
@@ -262,7 +263,8 @@ def play_lockstep(
     active = list(range(slots))
     rows: np.ndarray | None = None  # encodings of the active games' states, if known
     gl = update.gamma * update.lam
-    to_move, is_terminal, value_batch = game.to_move, game.is_terminal, model.value_batch
+    to_move, is_terminal = game.to_move, game.is_terminal
+    value_batch = evaluator.model.value_batch
     temperature, epsilon = explore.get("temperature", 0.0), explore.get("epsilon", 0.0)
     while active:
         idx = np.asarray(active)
@@ -326,3 +328,8 @@ def play_lockstep(
         if restarted:
             rows = np.concatenate([rows, encode_batch([state[g] for g in restarted])])
     return finals, lengths
+
+
+def _no_game(state: State, side: int) -> float:
+    """The reward of an empty lockstep slot: never asked (each game sets its own on start)."""
+    raise AssertionError("a lockstep slot without a game")

@@ -10,8 +10,6 @@ as s_t and -1 otherwise; each step, with the weights as they are::
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from mindgames.errors import ConfigError, MindgamesError
@@ -23,7 +21,7 @@ class TDUpdate:
 
     def __init__(
         self,
-        model: Any,
+        model: Model,
         alpha: np.ndarray,
         lam: float,
         gamma: float = 1.0,
@@ -31,6 +29,8 @@ class TDUpdate:
         direction_check: bool = True,
     ) -> None:
         self.model = model
+        #: the model as the parameter vector it updates (TD needs ``parametric``)
+        self.params = as_parametric(model)
         self.alpha = alpha
         self.lam = lam
         self.gamma = gamma
@@ -84,7 +84,7 @@ class TDUpdate:
         if self._add is not None:
             self._add(change)
         else:
-            self.model.set_params(self.model.get_params() + change)
+            self.params.set_params(self.params.get_params() + change)
 
 
 def alpha_vector(model: Model, inputs: int, alpha: float | list[float] | None) -> np.ndarray:

@@ -1,0 +1,75 @@
+"""Checkpoints written before the shared checkpoint helper (core/checkpoint.py) still resume:
+each built-in learner, stopped after a checkpoint by the code of that time
+(tests/plugins/data/old_checkpoints/make.py), resumes to the final weights and history of the
+same run never stopped -- bit for bit, as that code computed them. Their format did not change
+(``mindgames-<learner>-checkpoint``, version 1). The hillclimb example's old checkpoints had no
+format, version or options: they are refused in one line (start such a run afresh)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mindgames.agent import build_evaluator
+from mindgames.errors import MindgamesError
+from mindgames.registry import get_registry
+from tests.support.history import untimed
+
+FIXTURES = Path(__file__).parent / "data" / "old_checkpoints"
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ["td", "coevolution", "hg", "layered", "supervised"]
+
+
+def _hillclimb() -> Any:
+    """The example plugin's module, loaded from its file (as its entry point would)."""
+    path = ROOT / "examples" / "hillclimb-plugin" / "mindgames_hillclimb.py"
+    spec = importlib.util.spec_from_file_location("mindgames_hillclimb", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _resume(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, dict]:
+    """Resume the fixture run ``name`` in a copy; the training result and the case."""
+    case = json.loads((FIXTURES / name / "case.json").read_text(encoding="utf-8"))
+    workdir = tmp_path / "run"
+    shutil.copytree(FIXTURES / name / "run", workdir)
+    for extra in (FIXTURES / name).glob("*.npz"):  # data files the options name, relative
+        shutil.copy(extra, tmp_path / extra.name)
+    monkeypatch.chdir(tmp_path)
+    registry = get_registry()
+    game = registry.game(case["game"])
+    evaluator = build_evaluator(registry, game, case["eval"], seed=1)  # as when it was written
+    if name == "hillclimb":
+        learner = _hillclimb().HillClimb(**case["options"])
+    else:
+        learner = registry.learner(case["learner"], case["options"], where="test")
+    # the seed of the run, as `train --resume` passes it (supervised splits its data with it)
+    result = learner.train(game, evaluator, np.random.default_rng(case["seed"]), workdir=workdir,
+                           resume=True)  # fmt: skip
+    return result, case
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_checkpoint_written_before_the_shared_helper_resumes_to_the_same_run(
+    name, tmp_path, monkeypatch
+):
+    result, case = _resume(name, tmp_path, monkeypatch)
+    expected = np.load(FIXTURES / name / "expected.npy", allow_pickle=False)
+    np.testing.assert_array_equal(result.evaluator.model.get_params(), expected)
+    assert untimed(list(result.history)) == case["history"]
+
+
+def test_an_old_hillclimb_checkpoint_without_a_format_is_refused_in_one_line(tmp_path, monkeypatch):
+    with pytest.raises(MindgamesError) as refused:
+        _resume("hillclimb", tmp_path, monkeypatch)
+    message = str(refused.value)
+    assert message.endswith("checkpoint.npz: not a hillclimb checkpoint of version 1")
+    assert "\n" not in message
