@@ -92,7 +92,7 @@ MODEL_CAPABILITIES: tuple[Capability, ...] = (
     Capability("add-params", AddParams, "adds a change to its parameters in place"),
     Capability("fast-value", FastValue, "the pure-Python single-position value"),
     Capability("members", HasMembers, "member models by stage (staged)"),
-    Capability("kernels", HasModelKernels, "the compiled path (a numba value kernel)"),
+    Capability("value-kernel", HasModelKernels, "the compiled path (a numba value kernel)"),
 )
 
 #: a learner's optional capabilities
