@@ -427,3 +427,26 @@ def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv
             if v > best:
                 best = v
     return count
+
+
+@njit(cache=True)
+def greedy(rootrow, s, values):
+    """The one-ply values of the root's children in generation order, for the side to move
+    (the ``greedy`` searcher: terminal children exactly, the others by the evaluator or 0 when
+    ``opt[NULL]``); returns how many, or -1 when the buffer is too small."""
+    gp, ev, eopts, x, mmeta, mparams, opt = s[0], s[1], s[2], s[3], s[4], s[5], s[6]
+    kids, kmoves = s[12], s[13]
+    n = g_children(gp, rootrow, kids, kmoves)
+    if n < 0 or n > values.shape[0]:
+        return -1
+    side = g_to_move(gp, rootrow)
+    for i in range(n):
+        child = kids[i]
+        if g_is_terminal(gp, child):
+            v = terminal(gp, child, 1, opt[QUICK])
+        elif opt[NULL]:
+            v = 0.0
+        else:
+            v = evaluate(gp, child, ev, eopts, x, mmeta, mparams)
+        values[i] = -v if g_to_move(gp, child) != side else v
+    return n
