@@ -175,6 +175,8 @@ class _Buffers:
 #: slots of the transposition table: more than twice the Python table's limit of entries
 #: (alphabeta.TT_LIMIT, cleared when reached), so open addressing never fills it
 TABLE_SLOTS = 1 << 22
+#: the slots a search starts with (a table of a few thousand entries stays in the cache)
+FIRST_SLOTS = 1 << 10
 #: each thread's own table and buffers (serve searches in threads), made once and reused:
 #: zeroed pages cost nothing until written, and a new generation empties the table at once
 _local = threading.local()
@@ -188,11 +190,12 @@ def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             np.zeros(TABLE_SLOTS, dtype=np.int64),
             np.zeros((TABLE_SLOTS, 7), dtype=np.int64),
             np.zeros(TABLE_SLOTS, dtype=np.float64),
-            np.zeros(2, dtype=np.int64),
+            np.zeros(3, dtype=np.int64),
         )
     tkey, tint, tval, tgen = tables
-    tgen[0] += 1
+    tgen[0] += 1  # a new generation: every slot is empty
     tgen[1] = 0
+    tgen[2] = FIRST_SLOTS - 1  # the slots in use (alphabeta_kernel.grow doubles them)
     return tkey, tint, tval, tgen
 
 
