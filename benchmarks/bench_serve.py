@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
-from support.serveload import load_test, models_dir, running  # noqa: E402
+from support.serveload import load_test, models_dir, running
 
 
 def main() -> None:

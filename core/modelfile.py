@@ -22,6 +22,7 @@ import numpy as np
 from mindgames.errors import MindgamesError, ModelFileError
 from mindgames.files import read_npz, write_npz
 from mindgames.game import Game, params_of
+from mindgames.limits import MAX_FILE_ELEMENTS
 from mindgames.model import Evaluator, Model
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -77,13 +78,19 @@ def save_evaluator(
 def read_model_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The metadata and model arrays of a file, checked for format and version."""
     p = Path(path)
-    meta, contents = read_npz(p, "model file", ModelFileError)
+    meta, contents = read_npz(p, "model file", ModelFileError, MAX_FILE_ELEMENTS)
     if meta.get("format") != FORMAT:
         raise ModelFileError(f"{p}: not a mindgames model file (format is not {FORMAT!r})")
     meta = migrate(meta, p)
     arrays = {k[len(PREFIX) :]: v for k, v in contents.items() if k.startswith(PREFIX)}
     try:
         shapes = meta["model"]["shapes"]
+        extra = sorted(set(contents) - {PREFIX + name for name in shapes})
+        if extra:
+            raise ModelFileError(
+                f"{p}: holds arrays its record does not list ({', '.join(extra[:5])}); "
+                "not a model file as mindgames writes them"
+            )
         for name, shape in shapes.items():
             if name not in arrays or list(arrays[name].shape) != list(shape):
                 raise ModelFileError(f"{p}: array {name!r} is missing or has the wrong shape")

@@ -23,6 +23,7 @@ import numpy as np
 from mindgames.config import structure
 from mindgames.errors import ConfigError, MindgamesError
 from mindgames.game import Game, State
+from mindgames.limits import MAX_OPENINGS, at_most
 from mindgames.spec import parse_spec
 
 KINDS = ("random", "book", "file", "start")
@@ -31,6 +32,10 @@ OPTIONS = {"random": ("plies", "count"), "book": ("name", "count"), "file": ("pa
            "start": ()}  # fmt: skip
 #: spawn key that separates the openings' random stream from the games' seeds
 OPENING_STREAM = 1
+#: random lines drawn in a row without a new one before the distinct lines count as all found
+STALE_TRIES = 1000
+#: the most plies of a random opening (a random game of checkers need never end)
+MAX_OPENING_PLIES = 1000
 
 
 @attrs.frozen
@@ -99,24 +104,43 @@ def parse_openings(value: str | Mapping[str, Any] | None, *, where: str) -> Open
         )
     if config.count is not None and config.count < 1:
         raise ConfigError(f"{prefix}: count must be at least 1, got {config.count}")
+    if config.count is not None:
+        at_most(f"{prefix}: count", config.count, MAX_OPENINGS)
     if config.plies < 0:
         raise ConfigError(f"{prefix}: plies must not be negative, got {config.plies}")
+    at_most(f"{prefix}: plies", config.plies, MAX_OPENING_PLIES)
     return config
 
 
 def make_openings(
-    game: Game, config: OpeningsConfig, seed: int, *, base: Path | None = None, where: str = ""
+    game: Game,
+    config: OpeningsConfig,
+    seed: int,
+    *,
+    base: Path | None = None,
+    where: str = "",
+    fewer: bool = False,
 ) -> list[Opening]:
     """The openings ``config`` describes for ``game``, checked playable (not already over).
 
-    Random openings draw from a generator derived from ``seed``; a relative file path is taken
-    from ``base`` (the config file's folder).
+    Random openings draw from a generator derived from ``seed``; when fewer distinct lines exist
+    than ``count`` asks for, that is refused saying how many there are, unless ``fewer`` (a
+    match, which reuses its openings as rounds). A relative file path is taken from ``base``
+    (the config file's folder).
     """
     prefix = f"{where}: " if where else ""
     if config.kind == "start":
         openings = [Opening("start")]
     elif config.kind == "random":
-        openings = random_openings(game, config.plies, config.count or 8, seed)
+        wanted = config.count or 8
+        openings = random_openings(game, config.plies, wanted, seed)
+        if not openings or (len(openings) < wanted and not fewer):
+            raise ConfigError(
+                f"{prefix}openings: only {len(openings)} distinct unfinished lines of "
+                f"{config.plies} random plies exist for {game.spec()} (no new one in "
+                f"{STALE_TRIES} draws), not count={wanted}; ask for at most {len(openings)} "
+                "or more plies"
+            )
     elif config.kind == "book":
         books = game.opening_books()
         if config.name not in books:
@@ -167,13 +191,17 @@ def read_openings(game: Game, path: Path) -> list[Opening]:
 
 
 def random_openings(game: Game, plies: int, count: int, seed: int) -> list[Opening]:
-    """``count`` openings of ``plies`` uniformly random legal moves, distinct while possible."""
+    """Up to ``count`` distinct unfinished openings of ``plies`` uniformly random legal moves.
+
+    Lines are drawn until ``count`` distinct ones are found or ``STALE_TRIES`` draws in a row
+    bring nothing new (a game has few distinct short lines: Kalah 35 of two plies), so the loop
+    always ends; the caller decides whether fewer will do.
+    """
     rng = np.random.default_rng([seed, OPENING_STREAM])
     seen: set[tuple[str, ...]] = set()
     out: list[Opening] = []
-    attempts = 0
-    while len(out) < count:
-        attempts += 1
+    stale = 0
+    while len(out) < count and stale < STALE_TRIES:
         state = game.initial_state()
         moves: list[str] = []
         for _ in range(plies):
@@ -184,10 +212,10 @@ def random_openings(game: Game, plies: int, count: int, seed: int) -> list[Openi
             moves.append(game.move_text(state, move))
             state = child
         line = tuple(moves)
-        if game.is_terminal(state) and attempts < 100 * count:
+        if game.is_terminal(state) or line in seen:
+            stale += 1
             continue
-        if line in seen and attempts < 100 * count:
-            continue  # few distinct lines exist: repeats are allowed after many tries
+        stale = 0
         seen.add(line)
         out.append(Opening(f"random {len(out) + 1}", None, line))
     return out

@@ -24,6 +24,7 @@ from mindgames.game import Game
 from mindgames.registry import Registry
 from mindgames.search import SearchResult
 from mindgames.spec import parse_spec
+from mindgames.web.errors import RequestError
 from mindgames.web.limits import (
     GRACE,
     LIGHT,
@@ -34,7 +35,6 @@ from mindgames.web.limits import (
     bounded_options,
 )
 from mindgames.web.models import find_model
-from mindgames.web.errors import RequestError
 from mindgames.web.session import Position, played
 
 
@@ -98,9 +98,10 @@ class Agents:
         """The agent's move in ``p``: the same game and seed give the same reply.
 
         An agent not yet built that reads a model file is built by a builder thread, waited
-        for at most ``build_seconds`` (others are built in the request's thread). A search that expands no more than the root (``greedy``, ``random``,
-        depth 1) runs in the request's own thread; any other is stopped at once and searched
-        again in the pool, bounded by the limits and stopped when ``client`` goes away.
+        for at most ``build_seconds`` (others are built in the request's thread). A search that
+        expands no more than the root (``greedy``, ``random``) runs in the request's own
+        thread; any other is stopped at once and searched again in the pool, bounded by the
+        limits and stopped when ``client`` goes away.
         """
         if p.game.is_terminal(p.state):
             raise RequestError("the game is over: the agent has no move")

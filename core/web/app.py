@@ -32,9 +32,9 @@ from mindgames.errors import MindgamesError
 from mindgames.registry import Registry
 from mindgames.replays import RecordedGame
 from mindgames.web.agents import Agents
+from mindgames.web.errors import RequestError
 from mindgames.web.limits import Limits
 from mindgames.web.models import list_models
-from mindgames.web.errors import RequestError
 from mindgames.web.session import move_from, played, position, view
 
 #: the largest request body read (bytes)

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 import attrs
 
@@ -57,9 +57,7 @@ class OverBudget(SearchStopped):
     """A search that expanded more positions than its guard allows."""
 
 
-def bounded_options(
-    searcher: type, options: Mapping[str, Any], limits: Limits
-) -> dict[str, Any]:
+def bounded_options(searcher: type, options: Mapping[str, Any], limits: Limits) -> dict[str, Any]:
     """A request's searcher options within ``limits``: ``depth`` above the cap is refused; a
     searcher with ``nodes`` and ``time`` options gets them at most the budgets (and, when the
     request gives no depth, the depth cap: it deepens until a budget ends it)."""
@@ -80,7 +78,7 @@ def bounded_options(
     return out
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[float]:
     """Whether ``value`` is a number a budget option takes (else the searcher refuses it)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 

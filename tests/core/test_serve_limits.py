@@ -49,7 +49,7 @@ def test_a_search_whose_client_hangs_up_is_stopped_and_its_thread_comes_back():
     with running("--threads", "1", "--max-time", "60", "--max-nodes", "100000000") as server:
         server.hang_up(CHECKERS_DEEP, after=0.3)
         status, answer = wait_until_free(server, {**CHECKERS_DEEP, "agent": "minimax:depth=1"})
-        assert status == 400 and "needs eval" in answer["error"] or status == 200
+        assert (status == 400 and "needs eval" in answer["error"]) or status == 200
 
 
 def test_a_request_beyond_the_pool_gets_503_at_once_and_a_greedy_reply_still_comes():
@@ -84,7 +84,9 @@ def test_model_files_are_named_only_inside_models_and_every_refusal_reads_the_sa
     registry = get_registry()
     game = registry.game("kalah")
     save_evaluator(
-        models / "k.npz", game, build_evaluator(registry, game, {"model": "linear"} | {"encoding": "kalah14"})
+        models / "k.npz",
+        game,
+        build_evaluator(registry, game, {"model": "linear"} | {"encoding": "kalah14"}),
     )
     (tmp_path / "outside.npz").write_bytes((models / "k.npz").read_bytes())
     (models / "up.npz").symlink_to(tmp_path / "outside.npz")
@@ -116,7 +118,14 @@ def test_malformed_bodies_are_400_even_deeply_nested():
     with running() as server:
         deep = b'{"game": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
         assert server.post("/api/agent", raw=deep)[0] == 400
-        for raw in (b"", b"[1]", b"{", b'{"game": 1}', b"\xff", b'{"game": "checkers", "moves": 3}'):
+        for raw in (
+            b"",
+            b"[1]",
+            b"{",
+            b'{"game": 1}',
+            b"\xff",
+            b'{"game": "checkers", "moves": 3}',
+        ):
             status, answer = server.post("/api/state", raw=raw)
             assert status == 400 and answer["error"], raw
 
@@ -143,5 +152,7 @@ def test_serve_help_shows_the_budgets_and_their_defaults():
 def test_an_agent_beyond_the_servers_depth_cap_is_refused_at_the_start():
     from support.cli import one_line_error
 
-    done = run("serve", "--port", "0", "--max-depth", "4", "--agent", "alphabeta:depth=6,eval=material")
+    done = run(
+        "serve", "--port", "0", "--max-depth", "4", "--agent", "alphabeta:depth=6,eval=material"
+    )
     one_line_error(done, "depth=6", "at most 4")

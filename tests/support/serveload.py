@@ -123,9 +123,7 @@ def hostile(server: Server, count: int = 20) -> list[threading.Thread]:
             "/api/agent", {**CHECKERS_DEEP, "agent": "alphabeta:depth=64,eval=material"}
         ),
     ]
-    threads = [
-        threading.Thread(target=kinds[i % len(kinds)], daemon=True) for i in range(count)
-    ]
+    threads = [threading.Thread(target=kinds[i % len(kinds)], daemon=True) for i in range(count)]
     for thread in threads:
         thread.start()
     return threads
