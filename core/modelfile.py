@@ -13,6 +13,7 @@ Writes are atomic; every way a file can be bad on load is a ``ModelFileError`` n
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -140,10 +141,12 @@ def load_evaluator(
         game = registry.game_from(
             stored_game["name"], stored_game.get("params", {}), where=f"{p}: game"
         )
-    elif game_record(game) != stored_game:
-        raise ModelFileError(
-            f"{p}: written for game {game_spec(stored_game, registry)!r}, not {game.spec()!r}"
-        )
+    elif game_record(game) != stored_game and not _same_game(stored_game, game, registry):
+        stored, wanted = game_spec(stored_game, registry), game.spec()
+        if stored == wanted:  # specs that read alike: say which parameters differ
+            stored = f"{stored} {json.dumps(stored_game.get('params'), sort_keys=True)}"
+            wanted = f"{wanted} {json.dumps(game_record(game)['params'], sort_keys=True)}"
+        raise ModelFileError(f"{p}: written for game {stored!r}, not {wanted!r}")
     encoding = registry.encoding(game, meta["encoding"])
     if list(encoding.columns) != list(meta["columns"]):
         raise ModelFileError(
@@ -161,6 +164,16 @@ def load_evaluator(
             f"{p}: model {kind!r} cannot be rebuilt from this file: {exc}"
         ) from None
     return game, Evaluator(encoding, model), meta
+
+
+def _same_game(record: Mapping[str, Any], game: Game, registry: Registry) -> bool:
+    """Whether a model file's game record builds ``game`` (a record whose parameters are left
+    out, ``{}``, is the game with its defaults)."""
+    try:
+        stored = registry.game_from(record["name"], record.get("params", {}), where="game")
+    except (MindgamesError, KeyError, TypeError, AttributeError):
+        return False
+    return game_record(stored) == game_record(game)
 
 
 def game_spec(record: Mapping[str, Any], registry: Registry) -> str:
