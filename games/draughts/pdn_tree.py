@@ -172,9 +172,7 @@ def _line_words(moves: tuple[PdnMove, ...], ply: int, first_side: int, out: list
     """
     tokens: list[str | int] = []
     # frames: (line, its first ply, index of the next move, need a number, is a variation)
-    stack: list[tuple[tuple[PdnMove, ...], int, int, bool, bool]] = [
-        (moves, ply, 0, True, False)
-    ]
+    stack: list[tuple[tuple[PdnMove, ...], int, int, bool, bool]] = [(moves, ply, 0, True, False)]
     while stack:
         line, start, i, need_number, nested = stack.pop()
         if nested and i == 0:
