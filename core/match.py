@@ -60,7 +60,7 @@ def game_seeds(master: int, count: int) -> list[int]:
         return value ^ (value >> u32(16))
 
     def mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        result = u32(_MIX_L) * x - u32(_MIX_R) * y
+        result: np.ndarray = x * u32(_MIX_L) - y * u32(_MIX_R)  # uint32: wraps as in C
         return result ^ (result >> u32(16))
 
     zero = np.zeros(count, dtype=u32)

@@ -9,6 +9,7 @@ game (a replay from the start), which OpenSpiel's state strings do not promise.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -168,7 +169,7 @@ class OpenSpiel(Game):
         if last is not state:
             spiel, player = state.spiel, state.player
             table = {
-                _text(lambda a=a: spiel.action_to_string(player, a), self.game): a
+                _text(functools.partial(spiel.action_to_string, player, a), self.game): a
                 for a in spiel.legal_actions()
             }
             self._parsed[:] = [state, table]
