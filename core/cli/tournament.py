@@ -53,7 +53,7 @@ scheduler_option = click.option(
 @click.option("--game", "game_spec", required=True, help="Game spec, e.g. kalah:pits=6,seeds=4.")
 @click.option(
     "--games",
-    type=click.IntRange(1),
+    type=click.IntRange(1),  # at most limits.MAX_GAMES: match_plan says so in one line
     default=20,
     show_default=True,
     help="Games to play, rounded up to whole pairs.",
