@@ -3,6 +3,7 @@ every command and option a ``mindgames`` line of a console block uses exists."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from pathlib import Path
@@ -63,6 +64,11 @@ def test_every_command_and_option_of_a_page_exists(page):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(
+    os.environ.get("MINDGAMES_TOUR_TEST") != "1",
+    reason="the tour takes minutes (two trainings, a checkers gauntlet): MINDGAMES_TOUR_TEST=1 "
+    "runs it (.ci/run does)",
+)
 def test_the_tour_and_playing_md_run_verbatim_in_order_on_a_fresh_clone(tmp_path):
     """Issue 38, defect 6: the tour and docs/playing.md named files nothing made
     (``games.pdn``, ``runs/td-s*``, ``runs/gauntlet``). Every line runs as written, after
