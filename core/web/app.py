@@ -187,8 +187,10 @@ class App:
                     raise RequestError(f"{path} takes {' or '.join(allowed)}, not {method}", 405)
                 raise RequestError(f"no such page or API: {path}", 404)
             body = self._body(environ) if method == "POST" else None
-            if body is not None and environ.get(CLIENT) is not None:
-                body[CLIENT] = environ[CLIENT]  # not a JSON key: a request cannot set it
+            if body is not None:  # the socket from the server, never from the request
+                body.pop(CLIENT, None)
+                if environ.get(CLIENT) is not None:
+                    body[CLIENT] = environ[CLIENT]
             return self._json(start_response, 200, handler(body))
         except RequestError as exc:
             return self._json(start_response, exc.status, {"error": str(exc)})
