@@ -10,8 +10,8 @@ from mindgames.errors import ConfigError
 
 #: games one match or tournament plans (each is a task held in memory)
 MAX_GAMES = 1_000_000
-#: openings one config asks for
-MAX_OPENINGS = 100_000
+#: openings one config asks for (random ones take up to 100 draws each while lines repeat)
+MAX_OPENINGS = 10_000
 #: positions one data set is generated with
 MAX_POSITIONS = 10_000_000
 #: weights one model is built with (float64: 400 MB)

@@ -123,23 +123,21 @@ def make_openings(
 ) -> list[Opening]:
     """The openings ``config`` describes for ``game``, checked playable (not already over).
 
-    Random openings draw from a generator derived from ``seed``; when fewer distinct lines exist
-    than ``count`` asks for, that is refused saying how many there are, unless ``fewer`` (a
-    match, which reuses its openings as rounds). A relative file path is taken from ``base``
-    (the config file's folder).
+    Random openings draw from a generator derived from ``seed``; with ``fewer`` (a match, which
+    reuses its openings as rounds) only the distinct lines that exist, up to ``count``
+    (``random_openings``). A relative file path is taken from ``base`` (the config file's
+    folder).
     """
     prefix = f"{where}: " if where else ""
     if config.kind == "start":
         openings = [Opening("start")]
     elif config.kind == "random":
         wanted = config.count or 8
-        openings = random_openings(game, config.plies, wanted, seed)
-        if not openings or (len(openings) < wanted and not fewer):
+        openings = random_openings(game, config.plies, wanted, seed, fewer=fewer)
+        if not openings:
             raise ConfigError(
-                f"{prefix}openings: only {len(openings)} distinct unfinished lines of "
-                f"{config.plies} random plies exist for {game.spec()} (no new one in "
-                f"{STALE_TRIES} draws), not count={wanted}; ask for at most {len(openings)} "
-                "or more plies"
+                f"{prefix}openings: no line of {config.plies} random plies leaves "
+                f"{game.spec()} unfinished"
             )
     elif config.kind == "book":
         books = game.opening_books()
@@ -190,18 +188,23 @@ def read_openings(game: Game, path: Path) -> list[Opening]:
     return out
 
 
-def random_openings(game: Game, plies: int, count: int, seed: int) -> list[Opening]:
-    """Up to ``count`` distinct unfinished openings of ``plies`` uniformly random legal moves.
+def random_openings(
+    game: Game, plies: int, count: int, seed: int, *, fewer: bool = False
+) -> list[Opening]:
+    """``count`` openings of ``plies`` uniformly random legal moves, distinct while possible.
 
-    Lines are drawn until ``count`` distinct ones are found or ``STALE_TRIES`` draws in a row
-    bring nothing new (a game has few distinct short lines: Kalah 35 of two plies), so the loop
-    always ends; the caller decides whether fewer will do.
+    A line already drawn, or one that ends the game, is drawn again; after ``100 * count``
+    draws repeats are taken (``count`` is at most ``MAX_OPENINGS``, so this ends: the lines
+    any seed gave before stay the same). With ``fewer``, only distinct unfinished lines are
+    kept and the drawing stops after ``STALE_TRIES`` draws in a row bring nothing new (Kalah
+    has 35 lines of two plies): what a match wants, which reuses its openings as rounds.
     """
     rng = np.random.default_rng([seed, OPENING_STREAM])
     seen: set[tuple[str, ...]] = set()
     out: list[Opening] = []
-    stale = 0
-    while len(out) < count and stale < STALE_TRIES:
+    attempts = stale = 0
+    while len(out) < count and not (fewer and stale >= STALE_TRIES):
+        attempts += 1
         state = game.initial_state()
         moves: list[str] = []
         for _ in range(plies):
@@ -212,7 +215,8 @@ def random_openings(game: Game, plies: int, count: int, seed: int) -> list[Openi
             moves.append(game.move_text(state, move))
             state = child
         line = tuple(moves)
-        if game.is_terminal(state) or line in seen:
+        retry = fewer or attempts < 100 * count  # past it, repeats are taken
+        if (game.is_terminal(state) or line in seen) and retry:
             stale += 1
             continue
         stale = 0

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mindgames.errors import ConfigError
 from mindgames.match import game_seed, game_seeds
 from mindgames.matches import match_plan
 from mindgames.openings import STALE_TRIES, make_openings, parse_openings, random_openings
@@ -34,17 +33,16 @@ def test_a_match_of_10_21_games_is_refused_at_once_in_one_line():
     one_line_error(done, "--games must be at most 1,000,000")
 
 
-def test_openings_beyond_what_can_exist_are_refused_naming_the_option(tmp_path):
+def test_openings_beyond_what_can_be_drawn_are_refused_naming_the_option(tmp_path):
     done = run("match", "random", "random", "--game", "kalah", "--openings",
                f"random:plies=2,count={BIG}")  # fmt: skip
-    one_line_error(done, "openings: count must be at most 100,000")
-    done = run("match", "random", "random", "--game", "kalah", "--openings",
-               "random:plies=2,count=100")  # fmt: skip
-    one_line_error(done, "only 35 distinct unfinished lines of 2 random plies", "count=100")
+    one_line_error(done, "openings: count must be at most 10,000")
 
 
-def test_random_openings_end_when_no_new_line_comes_and_say_how_many_exist(reg):
-    """Defect 3: random_openings looped for ever past the 35 two-ply lines of Kalah."""
+def test_random_openings_for_a_match_end_when_no_new_line_comes(reg):
+    """Defect 3: random_openings looped for ever past the 35 two-ply lines of Kalah; a match
+    now takes the distinct lines there are (it reuses them as rounds), drawing in proportion
+    to what exists, not to what was asked."""
     game = reg.game("kalah")
     plays = []
 
@@ -53,11 +51,17 @@ def test_random_openings_end_when_no_new_line_comes_and_say_how_many_exist(reg):
             plays.append(1)
             return super().children(state)
 
-    found = random_openings(Counting(), 2, 10**20, seed=3)
+    found = random_openings(Counting(), 2, 10**20, seed=3, fewer=True)
     assert len(found) == 35 and len({o.moves for o in found}) == 35
-    assert len(plays) <= 2 * (35 + STALE_TRIES * 36)  # bounded by what exists, not by the count
-    with pytest.raises(ConfigError, match="only 35 distinct"):
-        make_openings(game, parse_openings("random:plies=2,count=36", where=""), 0)
+    assert len(plays) <= 2 * (35 + STALE_TRIES * 36)
+
+
+def test_a_tournaments_explicit_count_beyond_the_distinct_lines_repeats_them_as_before(reg):
+    """A config's ``count`` keeps its meaning (distinct while possible, then repeats: the
+    published runs' openings stay the same), bounded by MAX_OPENINGS draws x 100."""
+    game = reg.game("kalah")
+    openings = make_openings(game, parse_openings("random:plies=2,count=100", where=""), 0)
+    assert len(openings) == 100 and len({o.moves for o in openings}) == 35
 
 
 def test_planning_20000_games_makes_one_pass_over_the_seeds_not_a_seedsequence_each(

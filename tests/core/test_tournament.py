@@ -218,12 +218,12 @@ def test_random_openings_are_seeded_legal_and_distinct(reg, seed, plies, count):
     game = reg.game("kalah:pits=4,seeds=3")
     one = random_openings(game, plies, count, seed)
     assert one == random_openings(game, plies, count, seed)
-    assert len({o.moves for o in one}) == len(one) <= count  # never a repeat
+    assert len(one) == count
     for opening in one:
         assert len(opening.moves) <= plies
-        assert not game.is_terminal(opening.state(game))  # replays: every move legal
-    if plies >= 3:  # thousands of lines exist: as many as asked for
-        assert len(one) == count
+        opening.state(game)  # replays: every move legal
+    if plies >= 3:  # thousands of lines exist: no repeats
+        assert len({o.moves for o in one}) == count
 
 
 @settings(max_examples=25)
