@@ -1,0 +1,174 @@
+"""What Kalah's compiled kernels read, made without numba: the parameter vector, the encoding
+codes, the exact conversions between states and rows, and the ``GameKernels`` of one Kalah.
+
+Rows are ``StateRows`` rows (games/kalah/rows.py), the board seen from the side to move::
+
+    my pits 0..m-1, my store m, their pits m+1..2m, their store 2m+1, turns, plies, mine, theirs
+
+``turns`` has the side to move as its parity (``to_row`` writes the side itself, 0 or 1; a
+child adds 1 when the turn passes, as ``rows.row_children`` does), ``mine`` and ``theirs`` are
+the seeds in each side's pits. The kernels themselves are in ``kernels.py`` (which imports
+numba); this module must stay importable without it (``Kalah.kernels`` builds from it).
+
+``params`` (int64): ``pits, seeds, empty_capture, total, width``, three spare zeros, then the
+key's Zobrist numbers: ``2m + 2`` absolute fields times ``total + 1`` counts, and one for North
+to move. Counts never exceed ``total`` (a state holds at most ``2mn`` seeds: ``to_row`` checks).
+
+Encoding codes: the low 4 bits name the encoding, the bits above carry its options, so an
+encoding's code is fixed by its canonical name (``Registry.encoding``'s ``name``):
+``kalah14[:scale=S]`` (the scale as a fraction ``p/q``, ``p < 2**30``, ``q < 2**24``: the
+kernel's ``p / q`` is then the very float ``S``, both being the nearest float to ``p/q``),
+``kalah-features``, ``kalah-moves``, ``kalah-counts[:levels=L]``, ``material``, ``progress``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from mindgames.errors import SpecError
+from mindgames.games.kalah.engine import Tables
+from mindgames.kernels import GameKernels
+from mindgames.spec import parse_spec
+
+if TYPE_CHECKING:  # rules imports this module
+    from mindgames.games.kalah.rules import Kalah, KalahState
+
+#: the kernel module (``GameKernels.module``)
+MODULE = "mindgames.games.kalah.kernels"
+
+# params: indexes of the scalars, and where the Zobrist numbers start
+P_PITS, P_SEEDS, P_EMPTY, P_TOTAL, P_WIDTH = 0, 1, 2, 3, 4
+P_ZOBRIST = 8
+#: the Zobrist numbers' seed (any fixed seed: keys only need to be equal within one process)
+ZOBRIST_SEED = 20261127
+
+# encoding kinds (a code's low 4 bits) and the width of the kind field
+E_KALAH14, E_FEATURES, E_MOVES, E_COUNTS, E_MATERIAL, E_PROGRESS = 0, 1, 2, 3, 4, 5
+KIND_BITS = 4
+#: the scale's fraction p/q in a kalah14 code: q in bits 4..27, p from bit 28 (30 bits)
+Q_BITS, P_BITS = 24, 30
+
+#: the encodings with kernels and their kinds, under their names with default options
+KINDS = {
+    "kalah14": E_KALAH14,
+    "kalah-features": E_FEATURES,
+    "kalah-moves": E_MOVES,
+    "kalah-counts": E_COUNTS,
+    "material": E_MATERIAL,
+    "progress": E_PROGRESS,
+}
+
+
+def width(pits: int) -> int:
+    """Columns of a row of Kalah with ``pits`` pits a side."""
+    return 2 * pits + 6
+
+
+def kernel_params(game: Kalah) -> np.ndarray:
+    """``GameKernels.params`` of ``game`` (module docstring)."""
+    m, total = game.pits, 2 * game.pits * game.seeds
+    zobrist = np.random.default_rng(ZOBRIST_SEED).integers(
+        np.iinfo(np.int64).min,
+        np.iinfo(np.int64).max,
+        size=(2 * m + 2) * (total + 1) + 1,
+        dtype=np.int64,
+        endpoint=True,
+    )
+    head = np.array(
+        [m, game.seeds, int(game.empty_capture), total, width(m), 0, 0, 0], dtype=np.int64
+    )
+    return np.concatenate([head, zobrist])
+
+
+def to_row(t: Tables, state: KalahState) -> np.ndarray:
+    """The row of ``state`` (module docstring); refuses more seeds than the game has."""
+    pos, side, plies = state
+    mask, m = t.mask, t.pits
+    fields = [(pos >> s) & mask for s in t.view_shifts[side]]
+    if sum(fields) > t.total:
+        raise ValueError(f"a Kalah({m}) state with {sum(fields)} seeds, more than {t.total}")
+    mine, theirs = sum(fields[:m]), sum(fields[m + 1 : 2 * m + 1])
+    return np.array([*fields, side, plies, mine, theirs], dtype=np.int64)
+
+
+def from_row(t: Tables, row: np.ndarray) -> KalahState:
+    """The state of a row (the side is the parity of ``turns``)."""
+    n, m = t.fields, t.pits
+    values = [int(v) for v in row.tolist()]
+    side = values[n] & 1
+    board = values[:n] if side == 0 else values[m + 1 : n] + values[: m + 1]
+    return (t.pack(board), side, values[n + 1])
+
+
+def scale_code(scale: float) -> int | None:
+    """A kalah14 code for ``scale``, or None when no small fraction is exactly that float."""
+    if not np.isfinite(scale) or scale < 0:
+        return None
+    fraction = Fraction(repr(float(scale)))
+    p, q = fraction.numerator, fraction.denominator
+    if p >= 1 << P_BITS or q >= 1 << Q_BITS or p / q != scale:
+        return None
+    return E_KALAH14 | (q << KIND_BITS) | (p << (KIND_BITS + Q_BITS))
+
+
+def encoding_code(name: str) -> int | None:
+    """The code of the encoding with canonical name ``name`` (options included), or None."""
+    try:
+        base, options = parse_spec(name)
+    except SpecError:
+        return None
+    kind = KINDS.get(base)
+    if kind is None or set(options) - {"scale", "levels"}:
+        return None
+    if kind == E_KALAH14 and set(options) <= {"scale"}:
+        scale = options.get("scale", 1.0)
+        if isinstance(scale, bool) or not isinstance(scale, int | float):
+            return None
+        return scale_code(float(scale))
+    if kind == E_COUNTS and set(options) <= {"levels"}:
+        levels = options.get("levels", 0)  # 0: the default, 2m + 2
+        if isinstance(levels, bool) or not isinstance(levels, int) or levels == 1:
+            return None
+        return E_COUNTS | (levels << KIND_BITS) if 0 <= levels < 1 << 20 else None
+    return None if options else kind
+
+
+class EncodingCodes(Mapping[str, int]):
+    """``GameKernels.encodings`` of Kalah: canonical encoding name -> code.
+
+    Iterating lists the encodings under their default options; looking up also takes a name
+    with options (``kalah14:scale=2``, ``kalah-counts:levels=5``): their code carries them.
+    """
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(KINDS)
+
+    def __len__(self) -> int:
+        return len(KINDS)
+
+    def __getitem__(self, name: str) -> int:
+        code = encoding_code(name) if isinstance(name, str) else None
+        if code is None:
+            raise KeyError(name)
+        return code
+
+    def __repr__(self) -> str:
+        return f"EncodingCodes({dict(self)!r})"
+
+
+def game_kernels(game: Kalah) -> GameKernels:
+    """The ``GameKernels`` of ``game`` (``Kalah.kernels``)."""
+    t = game.t
+    return GameKernels(
+        module=MODULE,
+        params=kernel_params(game),
+        width=width(game.pits),
+        max_children=game.pits,  # one child per own pit at most
+        to_row=lambda state: to_row(t, state),
+        from_row=lambda row: from_row(t, row),
+        encodings=EncodingCodes(),
+    )
