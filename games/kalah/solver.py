@@ -1,11 +1,17 @@
 """An exact Kalah solver: alpha-beta on the final margin, MTD(f), and a transposition table.
 
 The value of a position is the final margin (mover's store minus the other's) of the side to
-move under perfect play by both sides. Searching works on the packed ints of ``rules``.
+move under perfect play by both sides. ``solve_python`` searches the packed ints of ``rules``
+(the reference); ``solve_compiled`` runs the same search, node for node, compiled over the
+kernels' rows (games/kalah/solverkernels.py). ``solve`` takes the compiled one when numba is
+installed, unless the environment variable ``MINDGAMES_PYTHON_PATH`` is set to anything but
+``""`` or ``0``.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import sys
 import time
 
@@ -24,8 +30,50 @@ class Solution:
     seconds: float
 
 
+#: the environment variable that forces the pure-Python path
+PYTHON_PATH = "MINDGAMES_PYTHON_PATH"
+#: the compiled solver's first frames (plies); they double when a game goes deeper
+FIRST_DEPTH = 256
+
+
+def python_path_forced() -> bool:
+    """Whether ``MINDGAMES_PYTHON_PATH`` asks for the pure-Python path."""
+    return os.environ.get(PYTHON_PATH, "") not in ("", "0")
+
+
+def compiled_available() -> bool:
+    """Whether the compiled solver can run (numba installed, the Python path not forced)."""
+    return not python_path_forced() and importlib.util.find_spec("numba") is not None
+
+
 def solve(game: Kalah, state: KalahState) -> Solution:
-    """Solve ``state`` exactly."""
+    """Solve ``state`` exactly: compiled when it can (module docstring), else in Python."""
+    if compiled_available():
+        return solve_compiled(game, state)
+    return solve_python(game, state)
+
+
+def solve_compiled(game: Kalah, state: KalahState) -> Solution:
+    """``solve_python``'s search compiled: the same value, best moves and nodes."""
+    from mindgames.games.kalah.solverkernels import DONE, solve_row
+
+    gk = game.kernels()
+    row = gk.to_row(state)
+    depth = FIRST_DEPTH
+    start = time.perf_counter()
+    while True:
+        outcome, value, nodes, best = solve_row(gk.params, row, depth)
+        if outcome == DONE:
+            break
+        depth *= 2
+    seconds = time.perf_counter() - start
+    value = int(value)
+    south = value if state[1] == 0 else -value
+    return Solution(value, south, tuple(int(b) for b in best), int(nodes), seconds)
+
+
+def solve_python(game: Kalah, state: KalahState) -> Solution:
+    """Solve ``state`` exactly in pure Python (the reference)."""
     t = game.t
     empty_capture = game.empty_capture
     b, mask, m = t.bits, t.mask, t.pits
