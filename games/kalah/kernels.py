@@ -250,6 +250,25 @@ def sowing_effect(params: np.ndarray, row: np.ndarray, base: int, j: int) -> tup
 
 
 @njit(cache=True)
+def encoding_width(params: np.ndarray, code: int) -> int:
+    """Columns of the encoding ``code`` (0 for a code that names none)."""
+    m = params[P_PITS]
+    kind = code & ((1 << KIND_BITS) - 1)
+    if kind == E_KALAH14:
+        return 2 * m + 2
+    if kind == E_FEATURES:
+        return 4 * m + 4
+    if kind == E_MOVES:
+        return 4 * m + 2
+    if kind == E_COUNTS:
+        levels = code >> KIND_BITS
+        return 2 * m * (levels if levels > 0 else 2 * m + 2)
+    if kind in (E_MATERIAL, E_PROGRESS):
+        return 1
+    return 0
+
+
+@njit(cache=True)
 def encode(params: np.ndarray, code: int, row: np.ndarray, out: np.ndarray) -> None:
     """The encoding ``code`` (``kernelinfo``) of ``row`` into ``out``, the values of the Python
     encoding (games/kalah/encodings.py; core/encodings.py for ``progress``)."""
@@ -257,6 +276,8 @@ def encode(params: np.ndarray, code: int, row: np.ndarray, out: np.ndarray) -> N
     n = 2 * m + 2
     total = params[P_TOTAL]
     kind = code & ((1 << KIND_BITS) - 1)
+    if out.shape[0] < encoding_width(params, code):
+        raise ValueError("encode: the output vector is shorter than the encoding")
     if kind == E_KALAH14:
         q = (code >> KIND_BITS) & ((1 << Q_BITS) - 1)
         p = code >> (KIND_BITS + Q_BITS)

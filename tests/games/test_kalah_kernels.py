@@ -214,6 +214,18 @@ def test_kernels_equal_python_on_random_positions(case):
     ]
 
 
+def test_encode_refuses_a_short_vector_and_knows_every_width():
+    game = Kalah(pits=3, seeds=2)
+    gk = game.kernels()
+    row = gk.to_row(game.initial_state())
+    for name in ENCODINGS:
+        encoding = get_registry().encoding(game, name)
+        assert k.encoding_width(gk.params, gk.encodings[encoding.name]) == encoding.width
+        with pytest.raises(ValueError, match="shorter"):
+            k.encode(gk.params, gk.encodings[encoding.name], row, np.zeros(encoding.width - 1))
+    assert k.encoding_width(gk.params, 15) == 0
+
+
 def test_to_row_refuses_more_seeds_than_the_game_has():
     game = Kalah(pits=2, seeds=1)
     state = (game.t.pack([3, 0, 1, 0, 1, 0]), 0, 0)
