@@ -160,8 +160,19 @@ class EncodingCodes(Mapping[str, int]):
         return f"EncodingCodes({dict(self)!r})"
 
 
+_MADE: dict[tuple[int, int, bool], GameKernels] = {}
+
+
 def game_kernels(game: Kalah) -> GameKernels:
-    """The ``GameKernels`` of ``game`` (``Kalah.kernels``)."""
+    """The ``GameKernels`` of ``game`` (``Kalah.kernels``), made once per parameter set (the
+    solver asks for them per position). Kernels never write to ``params``."""
+    made = _MADE.get((game.pits, game.seeds, game.empty_capture))
+    if made is None:
+        made = _MADE[game.pits, game.seeds, game.empty_capture] = _game_kernels(game)
+    return made
+
+
+def _game_kernels(game: Kalah) -> GameKernels:
     t = game.t
     return GameKernels(
         module=MODULE,

@@ -14,9 +14,17 @@ the middle of a search). The table is open addressing over one int64 array, a ro
 ``used, lo, hi, side, hash``, then the absolute board packed exactly into ``words`` int64 words
 (base ``total + 1`` digits, North's store first, as many as fit in 62 bits a word: comparing
 the words compares the Python solver's packed ints), so two positions never share an entry.
-When it is half full it doubles and every entry moves over: nothing is ever evicted. When a
-game goes deeper than the frames, the search stops and says so (``DEEP``); the caller starts it
-again with twice the plies (the search is then the very same, node for node).
+When it is half full it doubles and every entry moves over: nothing is evicted until it has
+``control[C_ROWS]`` rows; from then on a new entry replaces the one in its home row (the value
+stays exact: every entry is a true bound; the node count may then exceed the Python solver's,
+whose dict keeps everything). When a game goes deeper than the frames, the search stops and
+says so (``DEEP``); the caller starts it again with twice the plies (the search is then the
+very same, node for node).
+
+``control`` (int64, written by the caller, read every 4,096 nodes) also holds a node budget
+(``C_BUDGET``, 0: none; past it the search stops with ``BUDGET``) and a stop flag (``C_STOP``:
+another thread sets it and the search stops with ``STOPPED``). ``solve_row`` runs without the
+GIL, so the caller can wait in Python, where signals (a time limit, Ctrl-C) are handled.
 """
 
 from __future__ import annotations
@@ -28,7 +36,11 @@ from mindgames.games.kalah.kernelinfo import P_PITS, P_TOTAL
 from mindgames.games.kalah.kernels import key, sow_into
 
 #: outcomes of ``solve_row``
-DONE, DEEP = 0, 2
+DONE, DEEP, BUDGET, STOPPED = 0, 2, 3, 4
+#: the cells of ``control``: node budget, stop flag, most table rows
+C_BUDGET, C_STOP, C_ROWS = 0, 1, 2
+#: nodes between two looks at ``control``, less one (a mask)
+CHECK_EVERY = (1 << 12) - 1
 #: the columns of a table entry before the packed board
 T_USED, T_LO, T_HI, T_SIDE, T_HASH, T_WORDS = 0, 1, 2, 3, 4, 5
 #: the first table's rows (it doubles when half full)
@@ -195,10 +207,11 @@ def alphabeta(
     frames: np.ndarray,
     tt: np.ndarray,
     stats: np.ndarray,
+    control: np.ndarray,
 ) -> tuple[int, np.ndarray]:
     """``solve_python``'s ``ab`` as a loop: the fail-soft value of ``root`` (its board packed in
     ``root_packed``) for its mover within (alpha, beta), and the table (perhaps grown).
-    ``stats``: nodes, entries, outcome (``DEEP``: the value is meaningless). Node ``d`` of the
+    ``stats``: nodes, entries, outcome (not ``DONE``: the value is meaningless). Node ``d`` of the
     path is ``root`` or child ``order[d - 1, frames[d - 1, F_NEXT]]`` of ``kids[d - 1]``."""
     m = params[P_PITS]
     n = 2 * m + 2
@@ -218,6 +231,13 @@ def alphabeta(
             row = kids[d - 1, order[d - 1, frames[d - 1, F_NEXT]]]
             words = packed[d - 1, order[d - 1, frames[d - 1, F_NEXT]]]
         stats[0] += 1
+        if stats[0] & CHECK_EVERY == 0:
+            if control[C_STOP] != 0:
+                stats[2] = STOPPED
+                return 0, tt
+            if 0 < control[C_BUDGET] < stats[0]:
+                stats[2] = BUDGET
+                return 0, tt
         value = 0
         here = row[m] - row[n - 1]
         rest = total - row[m] - row[n - 1]
@@ -283,10 +303,14 @@ def alphabeta(
             best = f[F_BEST]
             at = find(tt, f[F_HASH], f[F_SIDE], f[F_WORDS : F_WORDS + count])
             if tt[at, T_USED] == 0:
-                if 2 * (stats[1] + 1) > tt.shape[0]:
+                if 2 * (stats[1] + 1) <= tt.shape[0]:
+                    stats[1] += 1
+                elif 2 * tt.shape[0] <= control[C_ROWS]:
                     tt = grown(tt)
                     at = find(tt, f[F_HASH], f[F_SIDE], f[F_WORDS : F_WORDS + count])
-                stats[1] += 1
+                    stats[1] += 1
+                else:  # the largest table allowed, half full: replace the home row's entry
+                    at = f[F_HASH] & (tt.shape[0] - 1)
                 tt[at, T_USED] = 1
                 tt[at, T_SIDE] = f[F_SIDE]
                 tt[at, T_HASH] = f[F_HASH]
@@ -306,8 +330,10 @@ def alphabeta(
         d += 1
 
 
-@njit(cache=True)
-def solve_row(params: np.ndarray, row: np.ndarray, depth: int) -> tuple[int, int, int, np.ndarray]:
+@njit(cache=True, nogil=True)
+def solve_row(
+    params: np.ndarray, row: np.ndarray, depth: int, control: np.ndarray
+) -> tuple[int, int, int, np.ndarray]:
     """Solve ``row``: (outcome, its value for the mover, nodes, its best moves' pits in the
     order searched). ``depth`` plies of frames; ``DEEP`` asks for more (module docstring)."""
     m = params[P_PITS]
@@ -348,6 +374,7 @@ def solve_row(params: np.ndarray, row: np.ndarray, depth: int) -> tuple[int, int
             frames,
             tt,
             stats,
+            control,
         )
         if stats[2] != DONE:
             return stats[2], 0, stats[0], best[:0]
@@ -385,6 +412,7 @@ def solve_row(params: np.ndarray, row: np.ndarray, depth: int) -> tuple[int, int
                 frames,
                 tt,
                 stats,
+                control,
             )
         else:
             v, tt = alphabeta(
@@ -402,6 +430,7 @@ def solve_row(params: np.ndarray, row: np.ndarray, depth: int) -> tuple[int, int
                 frames,
                 tt,
                 stats,
+                control,
             )
             v = -v
         if stats[2] != DONE:

@@ -233,7 +233,7 @@ def test_to_row_refuses_more_seeds_than_the_game_has():
         game.kernels().to_row(state)
 
 
-#: run with the JIT disabled: the kernels as plain Python still equal the rules
+#: run with the JIT disabled: the kernels and the solver's as plain Python still equal the rules
 NO_JIT_SCRIPT = textwrap.dedent(
     """
     import json
@@ -269,6 +269,10 @@ NO_JIT_SCRIPT = textwrap.dedent(
         perft = [int(k.perft(gk.params, row, d)) for d in range(1, 6)]
         want = [game.perft(game.initial_state(), d) for d in range(1, 6)]
         found.append([bool(ok), perft == want])
+    from mindgames.games.kalah.solver import solve_compiled, solve_python
+    game = Kalah(pits=3, seeds=2, empty_capture=True)
+    a, b = solve_compiled(game, game.initial_state()), solve_python(game, game.initial_state())
+    found.append([(a.value, a.best_moves, a.nodes) == (b.value, b.best_moves, b.nodes)])
     print(json.dumps(found))
     """
 )
@@ -280,7 +284,7 @@ def test_kernels_are_valid_python_with_the_jit_disabled():
         [sys.executable, "-c", NO_JIT_SCRIPT], env=env, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [[True, True], [True, True]]
+    assert json.loads(done.stdout) == [[True, True], [True, True], [True]]
 
 
 def test_rules_and_plugin_do_not_import_numba():

@@ -4,12 +4,16 @@ several sizes and both capture rules; ``solve`` takes it unless MINDGAMES_PYTHON
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
+from mindgames.errors import TimeLimitError
 from mindgames.games.kalah import solver
 from mindgames.games.kalah.rules import Kalah, KalahState
 from mindgames.games.kalah.solver import solve, solve_compiled, solve_python
+from mindgames.interrupts import time_limit
 
 
 def late_positions(game: Kalah, seed: int, count: int, max_seeds: int) -> list[KalahState]:
@@ -103,3 +107,43 @@ def test_solve_takes_the_compiled_path_unless_python_is_forced(monkeypatch):
 def test_kalah_solve_is_the_compiled_value():
     game = Kalah(pits=4, seeds=3, empty_capture=True)
     assert game.solve(game.initial_state()) == solve(game, game.initial_state()).value == 8
+
+
+def test_the_kernel_stops_at_a_node_budget_or_when_told():
+    from mindgames.games.kalah.solverkernels import BUDGET, DONE, STOPPED, solve_row
+
+    game = Kalah(pits=4, seeds=3)
+    gk = game.kernels()
+    row = gk.to_row(game.initial_state())
+    for control, outcome in [([5000, 0, 1 << 20], BUDGET), ([0, 1, 1 << 20], STOPPED)]:
+        got = solve_row(gk.params, row, 64, np.array(control, dtype=np.int64))
+        assert got[0] == outcome and got[2] == 4096 * (2 if outcome == BUDGET else 1)
+    assert solve_row(gk.params, row, 64, np.array([0, 0, 1 << 20]))[:3] == (DONE, 6, 29433)
+
+
+def test_a_kernel_error_in_the_solving_thread_reaches_the_caller(monkeypatch):
+    from mindgames.games.kalah import solverkernels
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("broken kernel")
+
+    monkeypatch.setattr(solverkernels, "solve_row", broken)
+    with pytest.raises(RuntimeError, match="broken kernel"):
+        solve_compiled(Kalah(pits=2, seeds=2), Kalah(pits=2, seeds=2).initial_state())
+
+
+def test_a_capped_table_replaces_entries_and_keeps_the_value():
+    game = Kalah(pits=4, seeds=3)
+    for state in [game.initial_state(), *late_positions(game, 3, 5, 20)]:
+        want = solve_python(game, state)
+        got = solve_compiled(game, state, max_rows=1 << 6)
+        assert (got.value, got.best_moves) == (want.value, want.best_moves)
+        assert got.nodes >= want.nodes
+
+
+def test_a_time_limit_stops_a_compiled_solve():
+    game = Kalah(pits=6, seeds=4)  # far beyond a second
+    start = time.perf_counter()
+    with pytest.raises(TimeLimitError, match="no answer within 0.3 s"), time_limit(0.3, "solve"):
+        solve_compiled(game, game.initial_state())
+    assert time.perf_counter() - start < 5
