@@ -31,7 +31,10 @@ def progress_encoding(game: Game, options: Any = None) -> Encoding:
     def encode_py(state: State) -> tuple[float, ...]:
         return (float(progress(state)),)
 
-    return Encoding(PROGRESS, ("plies",), encode, encode_batch, encode_py=encode_py)
+    # kernel_options: the compiled path computes it from the game's ``progress`` kernel
+    return Encoding(
+        PROGRESS, ("plies",), encode, encode_batch, encode_py=encode_py, kernel_options=()
+    )
 
 
 def concatenate(parts: Sequence[Encoding]) -> Encoding:
@@ -62,7 +65,15 @@ def concatenate(parts: Sequence[Encoding]) -> Encoding:
 
     name = "+".join(p.name for p in parts)
     groups = _joined_groups(parts)
-    return Encoding(name, tuple(columns), encode, encode_batch, encode_py=encode_py, groups=groups)
+    return Encoding(
+        name,
+        tuple(columns),
+        encode,
+        encode_batch,
+        encode_py=encode_py,
+        groups=groups,
+        parts=tuple(q for p in parts for q in (p.parts or (p,))),
+    )
 
 
 def _joined_groups(parts: Sequence[Encoding]) -> dict[str, tuple[tuple[str, ...], ...]]:

@@ -271,6 +271,11 @@ class Encoding:
     #: optional: the encodings of states given as rows of the game's ``StateRows`` array
     #: (``encode_batch`` of the rows' states), for lockstep self-play
     encode_rows: Callable[[np.ndarray], np.ndarray] | None = None
+    #: optional, the compiled path: this encoding's options as the game's ``encode`` kernel
+    #: reads them (``mindgames.kernels``); None when no kernel computes it with these options
+    kernel_options: tuple[float, ...] | None = None
+    #: the encodings a joined one (``raw32+progress``) puts side by side, in order
+    parts: tuple[Encoding, ...] = ()
 
     @property
     def width(self) -> int:

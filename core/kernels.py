@@ -24,9 +24,13 @@ The kernel module named by ``GameKernels.module`` defines these functions; ``par
   transposition table's key: equal for states with equal ``Game.search_key``);
 * ``progress(params, row) -> int``: ``Game.progress``;
 * ``perft(params, row, depth) -> int``: ``Game.perft`` (every leaf made: the engine benchmark);
-* ``encode(params, code, row, out) -> None``: the encoding numbered ``code`` (the values of
-  ``GameKernels.encodings``) of ``row`` into the float64 vector ``out``: the same numbers as the
-  Python encoding, from the side to move's point of view.
+* ``encode(params, code, options, row, out) -> None``: the encoding numbered ``code`` (the
+  values of ``GameKernels.encodings``) of ``row`` into the float64 vector ``out``: the same
+  numbers as the Python encoding, from the side to move's point of view. ``options`` (float64)
+  is the Python encoding's ``Encoding.kernel_options``: the encoding's factory sets them (e.g.
+  raw32's king value) and thereby declares that the kernel computes it with those options; an
+  encoding whose ``kernel_options`` is None runs on the Python path only. The core's
+  ``progress`` encoding needs no code (the searchers use the ``progress`` kernel).
 
 The conformance suite (``check-game``) proves a game's kernels equal to its Python rules:
 conversions both ways, children in order, the predicates, the keys and the encodings, over
@@ -89,3 +93,26 @@ class HasKernels(Protocol):
 def kernels_of(game: object) -> GameKernels | None:
     """The game's kernels, or None when it has none (or none for these parameters)."""
     return game.kernels() if isinstance(game, HasKernels) else None
+
+
+@attrs.frozen(eq=False)
+class ModelKernels:
+    """A model's compiled description: the module whose njit ``value(meta, params, x,
+    progress) -> float`` values an encoded position as ``Model.value`` does, and the model as
+    data for it (an integer layout and the parameters, read when a search starts)."""
+
+    module: str
+    meta: np.ndarray
+    params: np.ndarray
+
+
+@runtime_checkable
+class HasModelKernels(Protocol):
+    """A model that can be evaluated compiled (optional); None for options it does not cover."""
+
+    def kernels(self) -> ModelKernels | None: ...
+
+
+def model_kernels_of(model: object) -> ModelKernels | None:
+    """The model's kernels, or None when it has none."""
+    return model.kernels() if isinstance(model, HasModelKernels) else None

@@ -27,12 +27,14 @@ class SearchStats:
     seconds: float = 0.0
     branching: float = 0.0  # average branching factor of expanded nodes
     pruning: float = 0.0  # 1 - n / s, s the full tree's size at that branching and depth
+    #: which path searched: "compiled" (numba kernels) or "python" (the reference)
+    path: str = "python"
 
     @property
     def nodes_per_second(self) -> float:
         return (self.nodes + self.leaves) / self.seconds if self.seconds > 0 else 0.0
 
-    def as_dict(self) -> dict[str, float]:
+    def as_dict(self) -> dict[str, float | str]:
         d = attrs.asdict(self)
         d["nodes_per_second"] = self.nodes_per_second
         return d

@@ -14,6 +14,11 @@ from mindgames.errors import ConfigError
 #: ``none`` clips to [-1, 1]; ``tanh``; ``soft`` is a / (1 + |a|) (strictly inside, never flat)
 SQUASHES = ("none", "tanh", "soft")
 
+#: the module of the built-in models' compiled values, and each kind's code in it (``meta[0]``;
+#: evaluators/kernels.py; imported only by a compiled search, so numba stays out of the rest)
+KERNELS = "mindgames.evaluators.kernels"
+MATERIAL_CODE, LINEAR_CODE, MLP_CODE = 1, 2, 3
+
 
 def squash(kind: str, a: float) -> float:
     """The squashed value of one pre-activation."""

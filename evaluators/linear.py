@@ -17,6 +17,8 @@ import numpy as np
 
 from mindgames.errors import ConfigError
 from mindgames.evaluators.common import (
+    KERNELS,
+    LINEAR_CODE,
     check_squash,
     column_indices,
     construct,
@@ -26,6 +28,7 @@ from mindgames.evaluators.common import (
     uniform_range,
     unsquash,
 )
+from mindgames.kernels import ModelKernels
 from mindgames.model import DIFFERENTIABLE, FITTABLE, PARAMETRIC, Model
 
 
@@ -86,6 +89,13 @@ class Linear(Model):
             x = x[self.index]
         a = float(self._w @ x)
         return a + float(self._p[-1]) if self.bias else a
+
+    def kernels(self) -> ModelKernels:
+        """The compiled path's description (evaluators/kernels.py): the vector and the layout."""
+        index = [] if self.index is None else [int(i) for i in self.index]
+        output = {"none": 0, "tanh": 1, "soft": 2}[self.output]
+        meta = [LINEAR_CODE, self.n, output, int(self.bias), len(index), *index]
+        return ModelKernels(KERNELS, np.array(meta, dtype=np.int64), self._p)
 
     def value(self, x: np.ndarray) -> float:
         return self._squash(self._pre(x))

@@ -18,7 +18,8 @@ import attrs
 import numpy as np
 
 from mindgames.errors import ConfigError
-from mindgames.evaluators.common import column_indices
+from mindgames.evaluators.common import KERNELS, MATERIAL_CODE, column_indices
+from mindgames.kernels import ModelKernels
 from mindgames.model import Model
 
 
@@ -41,6 +42,11 @@ class Material(Model):
         self.scale = float(scale)
         self.named = {str(k): float(v) for k, v in named.items()}
         self.value_py = _value_py(tuple(self.w.tolist()))
+
+    def kernels(self) -> ModelKernels:
+        """The compiled path's description (evaluators/kernels.py): the scaled weights."""
+        meta = np.array([MATERIAL_CODE, self.w.size], dtype=np.int64)
+        return ModelKernels(KERNELS, meta, self.w)
 
     def value(self, x: np.ndarray) -> float:
         s = float(self.w @ x)

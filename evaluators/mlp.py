@@ -31,7 +31,15 @@ import attrs
 import numpy as np
 
 from mindgames.errors import ConfigError
-from mindgames.evaluators.common import column_indices, construct, float_array, uniform_range
+from mindgames.evaluators.common import (
+    KERNELS,
+    MLP_CODE,
+    column_indices,
+    construct,
+    float_array,
+    uniform_range,
+)
+from mindgames.kernels import ModelKernels
 from mindgames.model import DIFFERENTIABLE, PARAMETRIC, Model
 
 ACTIVATIONS = ("tanh", "sigmoid")
@@ -150,6 +158,20 @@ class MLP(Model):
             )
         else:
             self._fast = (w, b, self._wo, float(self._bo[0]))
+
+    def kernels(self) -> ModelKernels:
+        """The compiled path's description (evaluators/kernels.py): the flat vector (masked-out
+        weights are zeros in it) and the shape."""
+        meta = [
+            MLP_CODE,
+            self.inputs,
+            len(self.hidden),
+            int(self._sigmoid),
+            int(self.direct),
+            int(self.input_sum),
+            *self.hidden,
+        ]
+        return ModelKernels(KERNELS, np.array(meta, dtype=np.int64), self._p)
 
     # Products are ``ndarray.dot``, not ``@``: the same BLAS call and the same bits (checked on
     # random shapes), but on these small arrays ``@`` costs 0.4-0.8 us more per call.

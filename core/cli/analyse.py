@@ -43,7 +43,7 @@ def _print(report: dict[str, Any]) -> None:
     click.echo(
         f"depth {s['depth']}, {s['nodes']} nodes, {s['leaves']} leaves, {s['seconds']:.3f} s, "
         f"{s['nodes_per_second']:.0f} nodes/s, branching {s['branching']:.2f}, "
-        f"pruning {s['pruning']:.3f}"
+        f"pruning {s['pruning']:.3f}, {s['path']} path"
     )
 
 

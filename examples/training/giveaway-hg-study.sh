@@ -15,8 +15,8 @@
 #               user and system CPU seconds of every step, child processes included).
 # Environment: WORKERS (processes, default 2), PRESETS (default "8F 10F 3Ph 5Ph"), LEARNERS
 # (default "hg shg"), GAMES (match games, default 40), TINY=1 (a smoke-test scale: a few
-# seconds a step, used by tests/plugins/test_hg_study.py). Figures: docs/results.md (the whole
-# script: ~570 CPU s, 19 min wall on two shared cores).
+# seconds a step, used by tests/plugins/test_hg_study.py). Figures:
+# docs/notes/hg-shg-giveaway.md (the whole script: ~570 CPU s, 19 min wall on two shared cores).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -36,6 +36,8 @@ import numpy as np
 
 from mindgames.game import Game, Move, State
 from mindgames.model import Evaluator
+from mindgames.plugins.searchers.alphabeta_compiled import plan as compiled_plan
+from mindgames.plugins.searchers.alphabeta_compiled import search as compiled_search
 from mindgames.plugins.searchers.common import (
     INF,
     MAX_DEPTH,
@@ -111,6 +113,9 @@ class AlphaBeta(SearchOptions):
         need_evaluator(self.name, evaluator, self.null)
         start = time.perf_counter()
         kids = root_children(game, state, self.random_ties, rng)
+        plan = compiled_plan(self, game, evaluator)
+        if plan is not None:
+            return compiled_search(self, game, state, kids, plan, rng, start)
         engine = _Engine(self, game, evaluator, rng, start)
         with paused_gc():
             try:

@@ -63,7 +63,9 @@ def pruning(nodes: int, branching: float, depth: int) -> float:
     return 1.0 - nodes / full
 
 
-def make_stats(nodes: int, leaves: int, depth: int, seconds: float, moves: int) -> SearchStats:
+def make_stats(
+    nodes: int, leaves: int, depth: int, seconds: float, moves: int, path: str = "python"
+) -> SearchStats:
     """SearchStats from raw counters; ``moves`` is the total of moves at expanded nodes."""
     branching = moves / nodes if nodes else 0.0
     return SearchStats(
@@ -73,6 +75,7 @@ def make_stats(nodes: int, leaves: int, depth: int, seconds: float, moves: int) 
         seconds=seconds,
         branching=branching,
         pruning=pruning(nodes, branching, depth),
+        path=path,
     )
 
 

@@ -17,6 +17,7 @@ README = ROOT / "README.md"
 DOCS = [
     README,
     *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "docs" / "notes").glob("*.md")),
     *sorted((ROOT / "examples").glob("*/README.md")),
     ROOT / "benchmarks" / "README.md",
 ]

@@ -37,7 +37,8 @@ def test_a_run_is_its_match_from_the_first_agents_side(tmp_path):
 
 
 def test_the_interval_over_runs_is_students_t_on_the_runs_elo():
-    # the four checkers co-evolution runs of docs/results.md: mean +38, sd 63, [-62, +137]
+    # the four checkers co-evolution runs of docs/notes/coevolution-checkers.md:
+    # mean +38, sd 63, [-62, +137]
     runs = [run_of(e, f"s{i}.jsonl") for i, e in enumerate([-35, 117, 23, 45], 1)]
     s = summarise(runs)
     assert s.mean == pytest.approx(37.5)

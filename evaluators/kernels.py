@@ -1,0 +1,104 @@
+"""Compiled values of the built-in models (``mindgames.kernels.ModelKernels``): one njit
+``value(meta, params, x, progress)`` for every kind, chosen by the integer code ``meta[0]``.
+
+The layouts of ``meta`` (int64) and ``params`` (float64) are what each model's ``kernels()``
+writes (evaluators/linear.py, mlp.py, material.py):
+
+* material ``[MATERIAL, n]``, params the scaled weights: ``s / (1 + |s|)``, s the weighted sum;
+* linear ``[LINEAR, n, output, bias, k, index...]`` (k columns picked when k > 0), params
+  ``[w..., b]``: squash(w . x + b), output 0 clip, 1 tanh, 2 soft;
+* mlp ``[MLP, inputs, layers, sigmoid, direct, input_sum, h1, ..., hk]``, params the flat vector
+  of evaluators/mlp.py (masked-out weights are stored as zeros, so a dense product is exact).
+
+Sums run left to right as the models' pure-Python paths do (material and linear: the same bits;
+the mlp's numpy products sum in another order, so its values agree within 1e-12).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from mindgames.evaluators.common import LINEAR_CODE, MATERIAL_CODE, MLP_CODE
+
+MATERIAL, LINEAR, MLP = MATERIAL_CODE, LINEAR_CODE, MLP_CODE
+
+#: linear's ``output`` codes
+CLIP, TANH, SOFT = 0, 1, 2
+
+
+@njit(cache=True)
+def _linear(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
+    n, output, bias, k = meta[1], meta[2], meta[3], meta[4]
+    a = 0.0
+    if k > 0:
+        for i in range(n):
+            a += params[i] * x[meta[5 + i]]
+    else:
+        for i in range(n):
+            a += params[i] * x[i]
+    if bias:
+        a += params[n]
+    if output == TANH:
+        return math.tanh(a)
+    if output == SOFT:
+        return a / (1.0 + abs(a))
+    return -1.0 if a < -1.0 else (1.0 if a > 1.0 else a)
+
+
+@njit(cache=True)
+def _mlp(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
+    inputs, layers, sigmoid, direct, input_sum = meta[1], meta[2], meta[3], meta[4], meta[5]
+    widest = inputs
+    for i in range(layers):
+        widest = max(widest, meta[6 + i])
+    h = np.empty(widest)
+    z = np.empty(widest)
+    h[:inputs] = x[:inputs]
+    fan_in = inputs
+    at = 0
+    for layer in range(layers):
+        units = meta[6 + layer]
+        bias_at = at + units * fan_in
+        for u in range(units):
+            s = 0.0
+            row = at + u * fan_in
+            for j in range(fan_in):
+                s += params[row + j] * h[j]
+            s += params[bias_at + u]
+            z[u] = 0.5 * math.tanh(0.5 * s) + 0.5 if sigmoid else math.tanh(s)
+        h[:units] = z[:units]
+        at = bias_at + units
+        fan_in = units
+    a = 0.0
+    for j in range(fan_in):
+        a += params[at + j] * h[j]
+    a += params[at + fan_in]
+    at += fan_in + 1
+    if direct:
+        d = 0.0
+        for j in range(inputs):
+            d += params[at + j] * x[j]
+        a += d
+    if input_sum:
+        t = 0.0
+        for j in range(inputs):
+            t += x[j]
+        a += t
+    return math.tanh(a)
+
+
+@njit(cache=True)
+def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, progress: int) -> float:
+    """The model's value of the encoded position ``x`` (``progress``: plies, for staged kinds)."""
+    kind = meta[0]
+    if kind == MATERIAL:
+        s = 0.0
+        for i in range(meta[1]):
+            s += params[i] * x[i]
+        return s / (1.0 + abs(s))
+    if kind == LINEAR:
+        return _linear(meta, params, x)
+    return _mlp(meta, params, x)

@@ -1,0 +1,427 @@
+"""The compiled alpha-beta: the Python searcher's ``node`` (plugins/searchers/alphabeta.py) as
+one numba function over state rows, with the same pruning, table, ordering, extensions and
+counters, so that both paths return the same move, value, nodes and leaves.
+
+This file is a template. numba cannot cache a function that takes another compiled function as
+an argument or a closure over one (it recompiles them in every process), so the searcher reads
+the game's and the model's kernels as module globals: ``specialise`` writes a copy of this file
+for each pair of kernel modules with the block between the ``bind`` markers replaced by imports
+from them, and numba caches that copy like any module. Unbound, the names below come from
+``unbound``, whose kernels refuse to run.
+
+The search's state travels as one tuple of arrays, ``SEARCH`` names them in order:
+``c`` the counters, ``opt`` the options, per-ply blocks of ``kids``/``kmoves``/``korder`` for
+the successors, ``killers`` and the triangular ``pvt``/``pvlen`` for the principal variation,
+and the transposition table ``tkey``/``tint``/``tval``/``tgen``: open addressing over arrays
+that live as long as the process (``T_STAMP``), with the Python table's fields.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# <bind>
+from mindgames.compiled.unbound import capture_pending as g_capture_pending
+from mindgames.compiled.unbound import children as g_children
+from mindgames.compiled.unbound import encode as g_encode
+from mindgames.compiled.unbound import is_terminal as g_is_terminal
+from mindgames.compiled.unbound import key as g_key
+from mindgames.compiled.unbound import move_count as g_move_count
+from mindgames.compiled.unbound import progress as g_progress
+from mindgames.compiled.unbound import result as g_result
+from mindgames.compiled.unbound import to_move as g_to_move
+from mindgames.compiled.unbound import value as m_value
+from mindgames.plugins.searchers.pyrandom_kernel import shuffle
+
+# </bind>
+
+WIN = 2.0
+STEP = 1.0 / 4096.0
+PROVEN = 1.5
+INF = 1e9
+NULL_WINDOW = 1e-9
+TT_LIMIT = 2_000_000
+CLOCK_EVERY = 64
+EXACT, LOWER, UPPER = 0, 1, 2
+#: no move (the Python searcher's None): move codes are never negative
+NONE = -1
+#: the encoding code of the core's ``progress`` encoding (game codes are never negative)
+PROGRESS = -1
+
+#: the arrays of a search, in the order of the tuple ``node`` and ``root`` take
+SEARCH = (
+    "gp", "ev", "eopts", "x", "mmeta", "mparams", "opt", "c", "tkey", "tint", "tval", "tgen",
+    "kids", "kmoves", "korder", "killers", "pvt", "pvlen", "sv", "skind", "mt",
+)  # fmt: skip
+#: counters (``c``)
+NODES, LEAVES, MOVES, HITS, CUT, CHECK_AT, STOP, OVERFLOW = 0, 1, 2, 3, 4, 5, 6, 7
+#: options (``opt``)
+XF, XC, EXT, NULL, QUICK, USE_TT, ORDERING, PVS, BUDGET, ALTERNATE, PLAIN, BATCH, SHUFFLE = range(
+    13
+)
+#: what a batched tail child needs (``skind``): its static value, a search, an evaluation
+STATIC, SEARCHED, EVALUATED = 0, 1, 2
+
+#: the table's columns (``tint``): generation stamp, depth, extension, flag, move, resolved,
+#: moves; its key and value live in ``tkey`` and ``tval``; ``tgen`` holds the generation and
+#: the number of entries of it. A slot whose stamp is not the current generation is empty, so
+#: clearing the table (a new search, or TT_LIMIT entries) is one increment.
+T_STAMP, T_DEPTH, T_EXT, T_FLAG, T_MOVE, T_RESOLVED, T_MOVES = range(7)
+
+
+@njit(cache=True)
+def probe(tkey, tint, tgen, key):
+    """The slot of ``key`` in the table, or of the empty slot where it would go."""
+    mask = tkey.shape[0] - 1
+    slot = (key ^ (key >> 29)) * -7046029254386353131 >> 20 & mask
+    gen = tgen[0]
+    while tint[slot, T_STAMP] == gen and tkey[slot] != key:
+        slot = (slot + 1) & mask
+    return slot
+
+
+@njit(cache=True)
+def terminal(gp, row, ply, quick):
+    """A finished game's value for its side to move, ``ply`` plies below the root."""
+    r = g_result(gp, row)
+    if r == 0:
+        return 0.0
+    if not quick:
+        return r * WIN
+    return r * WIN - ply * STEP if r > 0 else r * WIN + ply * STEP
+
+
+@njit(cache=True)
+def evaluate(gp, row, ev, eopts, x, mmeta, mparams):
+    """The evaluator's value of ``row``: its encodings side by side, then the model.
+
+    ``ev``: per part a row ``(code, start, end, first option, end of options)`` into ``x`` and
+    ``eopts`` (the parts' ``kernel_options`` one after another); code PROGRESS is the core's
+    progress encoding (the game's ``progress`` kernel).
+    """
+    plies = g_progress(gp, row)
+    for i in range(ev.shape[0]):
+        code, start, end = ev[i, 0], ev[i, 1], ev[i, 2]
+        if code == PROGRESS:
+            x[start] = float(plies)
+        else:
+            g_encode(gp, code, eopts[ev[i, 3] : ev[i, 4]], row, x[start:end])
+    return m_value(mmeta, mparams, x, plies)
+
+
+@njit(cache=True)
+def check(c, opt, tgen):
+    """The periodic look at the table's size and the node budget; True when out of budget."""
+    if tgen[1] >= TT_LIMIT:
+        tgen[0] += 1
+        tgen[1] = 0
+    budget = opt[BUDGET]
+    if budget >= 0 and c[NODES] >= budget:
+        c[STOP] = 1
+        return True
+    c[CHECK_AT] = c[NODES] + CLOCK_EVERY
+    if budget >= 0 and c[CHECK_AT] > budget:
+        c[CHECK_AT] = budget
+    return False
+
+
+@njit(cache=True)
+def order_moves(kmoves, base, n, hint, k0, k1, korder):
+    """Reorder ``korder[base:base+n]`` (child indices): the table's move, then the two killers
+    (each if legal here), first, the rest in their order (the Python searcher's ``_order``)."""
+    chosen = np.full(3, NONE, dtype=np.int64)
+    first = 0
+    wanted = (hint, k0, k1)
+    for w in range(3):
+        want = wanted[w]
+        if want == NONE or (w > 0 and want == hint):
+            continue
+        for p in range(n):
+            i = korder[base + p]
+            if kmoves[base + i] == want:
+                if i != chosen[0] and i != chosen[1]:
+                    chosen[first] = i
+                    first += 1
+                break
+    if first == 0:
+        return
+    at = n - 1  # the others to the back, in order (never over an unread place: at >= p)
+    for p in range(n - 1, -1, -1):
+        i = korder[base + p]
+        if i != chosen[0] and i != chosen[1] and i != chosen[2]:
+            korder[base + at] = i
+            at -= 1
+    for q in range(first):
+        korder[base + q] = chosen[q]
+
+
+@njit(cache=True)
+def node(row, d, ext, alpha, beta, ply, s):
+    """The value of ``row`` searched ``d`` plies deep (the Python ``node``, line for line);
+    ``s``: the search's arrays (``SEARCH``)."""
+    gp, ev, eopts, x, mmeta, mparams, opt, c, tkey, tint, tval, tgen = s[:12]
+    kids, kmoves, korder, killers, pvt, pvlen, sv, skind, mt = s[12:]
+    pvlen[ply] = 0
+    xf, xc, E = opt[XF], opt[XC], opt[EXT]
+    quick = opt[QUICK]
+    if d <= 0:
+        if g_is_terminal(gp, row):
+            c[LEAVES] += 1
+            return terminal(gp, row, ply, quick)
+        if xc and ext >= E and g_capture_pending(gp, row):
+            d, ext = E, ext - E
+        elif not (xf and ext >= E and g_move_count(gp, row) == 1):
+            c[LEAVES] += 1
+            c[CUT] += 1
+            if opt[NULL]:
+                return 0.0
+            return evaluate(gp, row, ev, eopts, x, mmeta, mparams)
+    if c[NODES] >= c[CHECK_AT] and check(c, opt, tgen):
+        return 0.0
+    hint = NONE
+    key = 0
+    if opt[USE_TT]:
+        key = g_key(gp, row)
+        slot = probe(tkey, tint, tgen, key)
+        if tint[slot, T_STAMP] == tgen[0]:
+            hint = tint[slot, T_MOVE]
+            v = tval[slot]
+            flag, resolved, n = tint[slot, T_FLAG], tint[slot, T_RESOLVED], tint[slot, T_MOVES]
+            if tint[slot, T_DEPTH] == d and tint[slot, T_EXT] == ext:
+                if v > PROVEN:
+                    v -= ply * STEP
+                elif v < -PROVEN:
+                    v += ply * STEP
+                if (
+                    (flag == LOWER and v >= beta)
+                    or (flag == UPPER and v <= alpha)
+                    or (flag == EXACT and (v <= alpha or v >= beta))
+                ):
+                    if g_is_terminal(gp, row):
+                        c[LEAVES] += 1
+                        return terminal(gp, row, ply, quick)
+                    c[NODES] += 1
+                    c[MOVES] += n
+                    if not resolved:
+                        c[CUT] += 1
+                    return v
+    room = kmoves.shape[0] // pvlen.shape[0]
+    base = ply * room
+    n = g_children(gp, row, kids[base : base + room], kmoves[base : base + room])
+    if n < 0:
+        c[OVERFLOW] = 1
+        c[STOP] = 1
+        return 0.0
+    if n == 0:
+        c[LEAVES] += 1
+        return terminal(gp, row, ply, quick)
+    c[NODES] += 1
+    c[MOVES] += n
+    cut0 = c[CUT]
+    for i in range(n):
+        korder[base + i] = i
+    if n > 1 and opt[SHUFFLE]:
+        shuffle(mt, korder, base, n)  # ``random_order``: Python's random.shuffle, same draws
+    if n > 1 and opt[ORDERING]:
+        order_moves(kmoves, base, n, hint, killers[ply, 0], killers[ply, 1], korder)
+    alternate = opt[ALTERNATE]
+    side = 0 if alternate else g_to_move(gp, row)
+    cd, cext = d - 1, ext
+    if xf and n == 1 and ext >= E:
+        cd, cext = cd + E, ext - E
+    best = -INF
+    best_move = NONE
+    a = alpha
+    pvs = opt[PVS]
+    nply = ply + 1
+    # ``batch``: the first child alone (it often cuts), then the rest as one batch (the tail)
+    head = 1 if opt[BATCH] and cd <= 0 and n > 1 else n
+    if opt[PLAIN] and cd <= 0:
+        # every child is a leaf: scored here, the counters moving as a call of node would
+        for j in range(head):
+            i = korder[base + j]
+            child = kids[base + i]
+            m = kmoves[base + i]
+            c[LEAVES] += 1
+            if g_is_terminal(gp, child):
+                term = True
+                xv = terminal(gp, child, nply, quick)
+            else:
+                term = False
+                c[CUT] += 1
+                xv = 0.0 if opt[NULL] else evaluate(gp, child, ev, eopts, x, mmeta, mparams)
+            v = -xv if alternate or g_to_move(gp, child) != side else xv
+            window = beta - a > NULL_WINDOW and a + NULL_WINDOW <= v < beta
+            if pvs and best_move != NONE and window:
+                c[LEAVES] += 1
+                if not term:
+                    c[CUT] += 1
+            if v > best:
+                best = v
+                best_move = m
+                if v > a:
+                    a = v
+                    pvt[ply, 0] = m
+                    pvlen[ply] = 1
+                    if a >= beta:
+                        break
+    else:
+        for j in range(head):
+            i = korder[base + j]
+            child = kids[base + i]
+            m = kmoves[base + i]
+            flip = alternate or g_to_move(gp, child) != side
+            if pvs and best_move != NONE and beta - a > NULL_WINDOW:
+                nb = a + NULL_WINDOW
+                if flip:
+                    v = -node(child, cd, cext, -nb, -a, nply, s)
+                else:
+                    v = node(child, cd, cext, a, nb, nply, s)
+                if c[STOP]:
+                    return 0.0
+                if nb <= v < beta:
+                    if flip:
+                        v = -node(child, cd, cext, -beta, -a, nply, s)
+                    else:
+                        v = node(child, cd, cext, a, beta, nply, s)
+            elif flip:
+                v = -node(child, cd, cext, -beta, -a, nply, s)
+            else:
+                v = node(child, cd, cext, a, beta, nply, s)
+            if c[STOP]:
+                return 0.0
+            if v > best:
+                best = v
+                best_move = m
+                if v > a:
+                    a = v
+                    pvt[ply, 0] = m
+                    k = pvlen[nply]
+                    pvt[ply, 1 : k + 1] = pvt[nply, :k]
+                    pvlen[ply] = k + 1
+                    if a >= beta:
+                        break
+    if head < n and best < beta:
+        # the tail's static values first, every evaluation counted (the Python tail_values)
+        for j in range(head, n):
+            i = korder[base + j]
+            child = kids[base + i]
+            if g_is_terminal(gp, child):
+                c[LEAVES] += 1
+                skind[base + j] = STATIC
+                sv[base + j] = terminal(gp, child, nply, quick)
+            elif cext >= E and (
+                (xc and g_capture_pending(gp, child)) or (xf and g_move_count(gp, child) == 1)
+            ):
+                skind[base + j] = SEARCHED
+            else:
+                c[LEAVES] += 1
+                c[CUT] += 1
+                skind[base + j] = EVALUATED
+                sv[base + j] = evaluate(gp, child, ev, eopts, x, mmeta, mparams)
+        for j in range(head, n):
+            i = korder[base + j]
+            child = kids[base + i]
+            m = kmoves[base + i]
+            flip = alternate or g_to_move(gp, child) != side
+            if skind[base + j] == SEARCHED:
+                if flip:
+                    v = -node(child, cd, cext, -beta, -a, nply, s)
+                else:
+                    v = node(child, cd, cext, a, beta, nply, s)
+                if c[STOP]:
+                    return 0.0
+            else:
+                pvlen[nply] = 0
+                v = -sv[base + j] if flip else sv[base + j]
+            if v > best:
+                best = v
+                best_move = m
+                if v > a:
+                    a = v
+                    pvt[ply, 0] = m
+                    k = pvlen[nply]
+                    pvt[ply, 1 : k + 1] = pvt[nply, :k]
+                    pvlen[ply] = k + 1
+                    if a >= beta:
+                        break
+    if opt[ORDERING] and best >= beta and n > 1 and killers[ply, 0] != best_move:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = best_move
+    if opt[USE_TT]:
+        flag = UPPER if best <= alpha else (LOWER if best >= beta else EXACT)
+        stored = best
+        if stored > PROVEN:
+            stored += ply * STEP
+        elif stored < -PROVEN:
+            stored -= ply * STEP
+        slot = probe(tkey, tint, tgen, key)
+        if tint[slot, T_STAMP] != tgen[0]:
+            tint[slot, T_STAMP] = tgen[0]
+            tkey[slot] = key
+            tgen[1] += 1
+        tint[slot, T_DEPTH] = d
+        tint[slot, T_EXT] = ext
+        tint[slot, T_FLAG] = flag
+        tint[slot, T_MOVE] = best_move
+        tint[slot, T_RESOLVED] = 1 if c[CUT] == cut0 else 0
+        tint[slot, T_MOVES] = n
+        tval[slot] = stored
+    return best
+
+
+@njit(cache=True)
+def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv, scored_len):
+    """One iteration of the deepening at ``depth`` over the root's children in ``perm`` order
+    (the Python ``_Engine.root``): fills the ``scored`` arrays with each move that raised the
+    bar (value, child index, principal variation) and returns how many; ``c[STOP]`` set when
+    the node budget ran out (the Python ``_Stop``)."""
+    gp, opt, c = s[0], s[6], s[7]
+    kids, kmoves, killers, pvt, pvlen = s[12], s[13], s[15], s[16], s[17]
+    killers[:, :] = NONE
+    pvlen[:] = 0
+    room = kmoves.shape[0] // pvlen.shape[0]
+    n = g_children(gp, rootrow, kids[0:room], kmoves[0:room])
+    if n < 0:
+        c[OVERFLOW] = 1
+        c[STOP] = 1
+        return 0
+    budget = opt[BUDGET]
+    if budget >= 0 and c[NODES] >= budget:
+        c[STOP] = 1
+        return 0
+    c[NODES] += 1
+    c[MOVES] += n
+    c[CUT] = 0
+    side = g_to_move(gp, rootrow)
+    E = opt[EXT]
+    cd, cext = depth - 1, budget_ext
+    if opt[XF] and n == 1 and cext >= E:
+        cd, cext = cd + E, cext - E
+    best = -INF
+    count = 0
+    # typed as node's own ply: a literal would be cast, and a cached recursive function called
+    # with a cast argument crashes when loaded (numba issue 6713)
+    ply1 = np.int64(1)
+    for j in range(perm.shape[0]):
+        i = perm[j]
+        child = kids[i]
+        a = best - tie
+        if g_to_move(gp, child) != side:
+            v = -node(child, cd, cext, -INF, -a, ply1, s)
+        else:
+            v = node(child, cd, cext, a, INF, ply1, s)
+        if c[STOP]:
+            return count
+        if v > a:
+            scored_v[count] = v
+            scored_i[count] = i
+            k = pvlen[1]
+            scored_pv[count, 0] = kmoves[i]
+            scored_pv[count, 1 : k + 1] = pvt[1, :k]
+            scored_len[count] = k + 1
+            count += 1
+            if v > best:
+                best = v
+    return count

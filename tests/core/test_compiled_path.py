@@ -1,0 +1,87 @@
+"""The compiled path's plumbing: numba stays out of commands that do not search, an unwritable
+cache directory never breaks a search, and a changed kernel is never served from a stale cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).parents[1]
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        cwd=TESTS,
+        timeout=300,
+    )
+
+
+def test_commands_that_do_not_search_never_import_numba():
+    code = """
+import sys
+from click.testing import CliRunner
+from mindgames.cli.main import cli
+for args in (["plugins"], ["describe", "alphabeta"], ["describe", "checkers"], ["describe", "mlp"]):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, (args, result.output)
+print("numba" in sys.modules)
+"""
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+SEARCH = """
+import numpy as np
+from mindgames.agent import build_agent
+from mindgames.registry import registry_with
+from support.tictactoe_kernels import KernelTicTacToePlugin
+registry = registry_with(("tictactoe", KernelTicTacToePlugin()))
+game = registry.game("tictactoe")
+agent = build_agent(registry, game, "alphabeta:depth=9,eval=material")
+rng = np.random.default_rng(1)
+result = agent.searcher.search(game, game.initial_state(), agent.evaluator, rng)
+print(result.stats.path, result.stats.nodes, result.value)
+"""
+
+
+def test_an_unwritable_cache_directory_never_breaks_a_compiled_search(tmp_path):
+    done = run_python(
+        SEARCH, NUMBA_CACHE_DIR="/dev/null/numba-cache", XDG_CACHE_HOME=str(tmp_path / "cache")
+    )
+    assert done.returncode == 0, done.stderr
+    path, nodes, value = done.stdout.split()
+    assert path == "compiled" and int(nodes) > 0 and float(value) == 0.0
+    assert (tmp_path / "cache" / "mindgames" / "generated").is_dir()
+
+
+def test_the_python_path_is_forced_by_the_environment(tmp_path):
+    done = run_python(SEARCH, MINDGAMES_PYTHON_PATH="1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "python"
+
+
+def test_a_changed_kernel_module_binds_a_new_generated_module(tmp_path, monkeypatch):
+    from mindgames.compiled.specialise import bind
+
+    template = tmp_path / "template.py"
+    template.write_text("# <bind>\nfrom x import y as z\n# </bind>\nVALUE = z()\n")
+    kernel = tmp_path / "kernel_for_bind_test.py"
+    monkeypatch.syspath_prepend(str(tmp_path))
+    kernel.write_text("def answer():\n    return 1\n")
+    first = bind(template, {"z": ("kernel_for_bind_test", "answer")})
+    assert first.VALUE == 1
+    sys.modules.pop("kernel_for_bind_test")
+    kernel.write_text("def answer():\n    return 2\n")
+    # a new process would see the new source: the digest, hence the module, differs
+    from mindgames.compiled import specialise
+
+    specialise._bound.clear()
+    second = bind(template, {"z": ("kernel_for_bind_test", "answer")})
+    assert second.__name__ != first.__name__ and second.VALUE == 2

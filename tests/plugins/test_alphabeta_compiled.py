@@ -1,0 +1,126 @@
+"""The compiled alpha-beta equals the Python one: the same move, value, principal variation,
+node and leaf counts and depth, over random positions and option sets (the Python path is the
+oracle, forced with MINDGAMES_PYTHON_PATH)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mindgames.agent import build_agent
+from mindgames.registry import registry_with
+from mindgames.spec import parse_spec
+
+from support.tictactoe_kernels import KernelTicTacToePlugin
+
+OPTION_SETS = [
+    "depth=9,eval=material",
+    "depth=3,eval=material",
+    "depth=4,eval=material,pvs=false",
+    "depth=4,eval=material,ordering=false",
+    "depth=4,eval=material,tt=false",
+    "depth=5,eval=material,quick_wins=false",
+    "depth=2,eval=material,extend_forced=true",
+    ("depth=3,extend_forced=true,extension=1", {"model": "linear", "encoding": "cells", "seed": 1}),
+    "depth=4,eval=material,random_ties=true",
+    "depth=4,null=true,eval=material",
+    "nodes=40,eval=material",
+    "depth=6,eval=material,extend_forced=true,max_extension=1",
+    "nodes=3,eval=material",
+    "depth=5,eval=material,batch=true",
+    "depth=4,eval=material,batch=true,extend_forced=true,extension=1",
+    "depth=4,eval=material,eval_cache=true",
+    "depth=5,eval=material,random_order=true",
+    "depth=4,eval=material,random_order=true,random_ties=true,ordering=false",
+    ("depth=3", {"model": "mlp", "encoding": "cells", "hidden": [4], "seed": 3}),
+    (
+        "depth=3",
+        {
+            "model": "mlp",
+            "encoding": "cells+material",
+            "hidden": [3, 2],
+            "activation": "sigmoid",
+            "direct": True,
+            "seed": 2,
+        },
+    ),
+    ("depth=3", {"model": "linear", "encoding": "cells", "output": "soft", "seed": 4}),
+    ("depth=3", {"model": "linear", "encoding": "material+progress", "seed": 5}),
+]
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return registry_with(("tictactoe", KernelTicTacToePlugin()))
+
+
+def positions(game, seed: int, count: int):
+    """Positions of seeded random games (never a finished one)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            out.append(state)
+            moves = game.legal_moves(state)
+            state = game.play(state, moves[int(rng.integers(len(moves)))])
+    return out[:count]
+
+
+def both_paths(registry, spec, state, seed: int, monkeypatch):
+    """The Python path's result and the compiled path's, for an agent spec (or a pair of the
+    searcher's options and an evaluator table)."""
+    game = registry.game("tictactoe")
+    if isinstance(spec, tuple):
+        options, table = spec
+        spec = {"searcher": "alphabeta", **parse_spec(f"x:{options}")[1], "eval": table}
+    else:
+        spec = f"alphabeta:{spec}"
+    agent = build_agent(registry, game, spec)
+    results = []
+    for force in ("1", "0"):
+        monkeypatch.setenv("MINDGAMES_PYTHON_PATH", force)
+        rng = np.random.default_rng(seed)
+        results.append(agent.searcher.search(game, state, agent.evaluator, rng))
+    return results
+
+
+def same(python, compiled) -> None:
+    assert compiled.move == python.move
+    assert compiled.value == pytest.approx(python.value, abs=1e-12)
+    assert compiled.pv == python.pv
+    assert (compiled.stats.nodes, compiled.stats.leaves, compiled.stats.depth) == (
+        python.stats.nodes,
+        python.stats.leaves,
+        python.stats.depth,
+    )
+    assert compiled.stats.branching == python.stats.branching
+    assert (python.stats.path, compiled.stats.path) == ("python", "compiled")
+
+
+@pytest.mark.parametrize("spec", OPTION_SETS)
+def test_compiled_search_equals_python_search_on_random_positions(registry, spec, monkeypatch):
+    game = registry.game("tictactoe")
+    for i, state in enumerate(positions(game, 7, 12)):
+        python, compiled = both_paths(registry, spec, state, i, monkeypatch)
+        same(python, compiled)
+
+
+@given(
+    seed=st.integers(0, 10_000),
+    depth=st.integers(1, 6),
+    extend=st.booleans(),
+    flags=st.lists(st.booleans(), min_size=6, max_size=6),
+)
+def test_compiled_search_equals_python_for_any_options(registry, seed, depth, extend, flags):
+    names = ("tt", "ordering", "pvs", "random_ties", "random_order", "batch")
+    pairs = zip(names, flags, strict=True)
+    chosen = ",".join(f"{name}={str(flag).lower()}" for name, flag in pairs)
+    spec = f"depth={depth},eval=material,extend_forced={str(extend).lower()},{chosen}"
+    game = registry.game("tictactoe")
+    state = positions(game, seed, 1 + seed % 5)[-1]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        python, compiled = both_paths(registry, spec, state, seed, monkeypatch)
+    same(python, compiled)
