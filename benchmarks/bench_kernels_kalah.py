@@ -52,7 +52,8 @@ gk = game.kernels()
 kernels.perft(gk.params, gk.to_row(game.initial_state()), 1)
 solve_compiled(game, game.initial_state())
 row = np.zeros(4 * game.pits + 4)
-kernels.encode(gk.params, gk.encodings["kalah-features"], gk.to_row(game.initial_state()), row)
+state = gk.to_row(game.initial_state())
+kernels.encode(gk.params, gk.encodings["kalah-features"], np.zeros(0), state, row)
 print(time.perf_counter() - t, time.process_time() - c)
 """
 

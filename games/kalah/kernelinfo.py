@@ -14,17 +14,15 @@ numba); this module must stay importable without it (``Kalah.kernels`` builds fr
 key's Zobrist numbers: ``2m + 2`` absolute fields times ``total + 1`` counts, and one for North
 to move. Counts never exceed ``total`` (a state holds at most ``2mn`` seeds: ``to_row`` checks).
 
-Encoding codes: the low 4 bits name the encoding, the bits above carry its options, so an
-encoding's code is fixed by its canonical name (``Registry.encoding``'s ``name``):
-``kalah14[:scale=S]`` (the scale as a fraction ``p/q``, ``p < 2**30``, ``q < 2**24``: the
-kernel's ``p / q`` is then the very float ``S``, both being the nearest float to ``p/q``),
-``kalah-features``, ``kalah-moves``, ``kalah-counts[:levels=L]``, ``material``, ``progress``.
+Encoding codes (``GameKernels.encodings``) name the encoding whatever its options, which reach
+the kernel as the Python encoding's ``kernel_options`` (games/kalah/encodings.py sets them):
+``kalah14`` (``(scale,)``), ``kalah-features``, ``kalah-moves``, ``kalah-counts``
+(``(levels,)``), ``material``. The core's ``progress`` needs none (the ``progress`` kernel).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,20 +44,16 @@ P_ZOBRIST = 8
 #: the Zobrist numbers' seed (any fixed seed: keys only need to be equal within one process)
 ZOBRIST_SEED = 20261127
 
-# encoding kinds (a code's low 4 bits) and the width of the kind field
-E_KALAH14, E_FEATURES, E_MOVES, E_COUNTS, E_MATERIAL, E_PROGRESS = 0, 1, 2, 3, 4, 5
-KIND_BITS = 4
-#: the scale's fraction p/q in a kalah14 code: q in bits 4..27, p from bit 28 (30 bits)
-Q_BITS, P_BITS = 24, 30
+# encoding codes
+E_KALAH14, E_FEATURES, E_MOVES, E_COUNTS, E_MATERIAL = 0, 1, 2, 3, 4
 
-#: the encodings with kernels and their kinds, under their names with default options
+#: the encodings with kernels and their codes
 KINDS = {
     "kalah14": E_KALAH14,
     "kalah-features": E_FEATURES,
     "kalah-moves": E_MOVES,
     "kalah-counts": E_COUNTS,
     "material": E_MATERIAL,
-    "progress": E_PROGRESS,
 }
 
 
@@ -104,44 +98,21 @@ def from_row(t: Tables, row: np.ndarray) -> KalahState:
     return (t.pack(board), side, values[n + 1])
 
 
-def scale_code(scale: float) -> int | None:
-    """A kalah14 code for ``scale``, or None when no small fraction is exactly that float."""
-    if not np.isfinite(scale) or scale < 0:
-        return None
-    fraction = Fraction(repr(float(scale)))
-    p, q = fraction.numerator, fraction.denominator
-    if p >= 1 << P_BITS or q >= 1 << Q_BITS or p / q != scale:
-        return None
-    return E_KALAH14 | (q << KIND_BITS) | (p << (KIND_BITS + Q_BITS))
-
-
 def encoding_code(name: str) -> int | None:
-    """The code of the encoding with canonical name ``name`` (options included), or None."""
+    """The code of the encoding with canonical name ``name`` (its options do not change it: they
+    reach the kernel as ``kernel_options``), or None."""
     try:
-        base, options = parse_spec(name)
+        base, _ = parse_spec(name)
     except SpecError:
         return None
-    kind = KINDS.get(base)
-    if kind is None or set(options) - {"scale", "levels"}:
-        return None
-    if kind == E_KALAH14 and set(options) <= {"scale"}:
-        scale = options.get("scale", 1.0)
-        if isinstance(scale, bool) or not isinstance(scale, int | float):
-            return None
-        return scale_code(float(scale))
-    if kind == E_COUNTS and set(options) <= {"levels"}:
-        levels = options.get("levels", 0)  # 0: the default, 2m + 2
-        if isinstance(levels, bool) or not isinstance(levels, int) or levels == 1:
-            return None
-        return E_COUNTS | (levels << KIND_BITS) if 0 <= levels < 1 << 20 else None
-    return None if options else kind
+    return KINDS.get(base)
 
 
 class EncodingCodes(Mapping[str, int]):
     """``GameKernels.encodings`` of Kalah: canonical encoding name -> code.
 
     Iterating lists the encodings under their default options; looking up also takes a name
-    with options (``kalah14:scale=2``, ``kalah-counts:levels=5``): their code carries them.
+    with options (``kalah14:scale=2.0``, ``kalah-counts:levels=5``), the code of its encoding.
     """
 
     def __iter__(self) -> Iterator[str]:

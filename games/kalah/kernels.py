@@ -29,15 +29,12 @@ from mindgames.games.kalah.kernelinfo import (
     E_KALAH14,
     E_MATERIAL,
     E_MOVES,
-    E_PROGRESS,
-    KIND_BITS,
     P_EMPTY,
     P_PITS,
     P_SEEDS,
     P_TOTAL,
     P_WIDTH,
     P_ZOBRIST,
-    Q_BITS,
 )
 
 
@@ -250,41 +247,39 @@ def sowing_effect(params: np.ndarray, row: np.ndarray, base: int, j: int) -> tup
 
 
 @njit(cache=True)
-def encoding_width(params: np.ndarray, code: int) -> int:
-    """Columns of the encoding ``code`` (0 for a code that names none)."""
+def encoding_width(params: np.ndarray, code: int, options: np.ndarray) -> int:
+    """Columns of the encoding ``code`` with ``options`` (0 for a code that names none)."""
     m = params[P_PITS]
-    kind = code & ((1 << KIND_BITS) - 1)
-    if kind == E_KALAH14:
+    if code == E_KALAH14:
         return 2 * m + 2
-    if kind == E_FEATURES:
+    if code == E_FEATURES:
         return 4 * m + 4
-    if kind == E_MOVES:
+    if code == E_MOVES:
         return 4 * m + 2
-    if kind == E_COUNTS:
-        levels = code >> KIND_BITS
-        return 2 * m * (levels if levels > 0 else 2 * m + 2)
-    if kind in (E_MATERIAL, E_PROGRESS):
+    if code == E_COUNTS:
+        return 2 * m * int(options[0])
+    if code == E_MATERIAL:
         return 1
     return 0
 
 
 @njit(cache=True)
-def encode(params: np.ndarray, code: int, row: np.ndarray, out: np.ndarray) -> None:
+def encode(
+    params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
+) -> None:
     """The encoding ``code`` (``kernelinfo``) of ``row`` into ``out``, the values of the Python
-    encoding (games/kalah/encodings.py; core/encodings.py for ``progress``)."""
+    encoding (games/kalah/encodings.py) with its ``kernel_options``: kalah14's ``(scale,)``,
+    kalah-counts' ``(levels,)``, none for the others."""
     m = params[P_PITS]
     n = 2 * m + 2
     total = params[P_TOTAL]
-    kind = code & ((1 << KIND_BITS) - 1)
-    if out.shape[0] < encoding_width(params, code):
+    if out.shape[0] < encoding_width(params, code, options):
         raise ValueError("encode: the output vector is shorter than the encoding")
-    if kind == E_KALAH14:
-        q = (code >> KIND_BITS) & ((1 << Q_BITS) - 1)
-        p = code >> (KIND_BITS + Q_BITS)
-        factor = (p / q) / total
+    if code == E_KALAH14:
+        factor = options[0] / total
         for col in range(n):
             out[col] = row[col] * factor
-    elif kind == E_FEATURES:
+    elif code == E_FEATURES:
         mine = row[n + 2]
         theirs = row[n + 3]
         out[0] = (row[m] - row[n - 1]) / total
@@ -304,7 +299,7 @@ def encode(params: np.ndarray, code: int, row: np.ndarray, out: np.ndarray) -> N
         out[4 * m + 1] = (row[m] + mine - row[n - 1] - theirs) / total
         out[4 * m + 2] = mine / total
         out[4 * m + 3] = theirs / total
-    elif kind == E_MOVES:
+    elif code == E_MOVES:
         scale = 1.0 / (2 * params[P_SEEDS])
         for who in range(2):
             best = 0
@@ -315,16 +310,12 @@ def encode(params: np.ndarray, code: int, row: np.ndarray, out: np.ndarray) -> N
                 if gain > best:
                     best = gain
             out[4 * m + who] = best * scale
-    elif kind == E_COUNTS:
-        levels = code >> KIND_BITS
-        if levels == 0:
-            levels = n
+    elif code == E_COUNTS:
+        levels = int(options[0])
         for i in range(2 * m * levels):
             out[i] = 0.0
         for i in range(2 * m):
             v = row[i if i < m else i + 1]
             out[levels * i + (v if v < levels - 1 else levels - 1)] = 1.0
-    elif kind == E_MATERIAL:
+    elif code == E_MATERIAL:
         out[0] = float(row[m] - row[n - 1])
-    elif kind == E_PROGRESS:
-        out[0] = float(row[n + 1])

@@ -4,15 +4,13 @@ The value of a position is the final margin (mover's store minus the other's) of
 move under perfect play by both sides. ``solve_python`` searches the packed ints of ``rules``
 (the reference); ``solve_compiled`` runs the same search, node for node, compiled over the
 kernels' rows (games/kalah/solverkernels.py), and stays interruptible by signals (``--time``,
-Ctrl-C) however long it runs. ``solve`` takes the compiled one when numba is
-installed, unless the environment variable ``MINDGAMES_PYTHON_PATH`` is set to anything but
-``""`` or ``0``.
+Ctrl-C) however long it runs. ``solve`` takes the compiled one when the compiled path is
+enabled (``mindgames.compiled.enabled``: numba imports and the environment variable
+``MINDGAMES_PYTHON_PATH`` is unset, empty or ``0``).
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import sys
 import threading
 import time
@@ -33,8 +31,6 @@ class Solution:
     seconds: float
 
 
-#: the environment variable that forces the pure-Python path
-PYTHON_PATH = "MINDGAMES_PYTHON_PATH"
 #: the compiled solver's first frames (plies); they double when a game goes deeper
 FIRST_DEPTH = 256
 #: the compiled solver's largest table (rows of 56-120 bytes; half of them used): about 1 GB
@@ -43,19 +39,11 @@ MAX_ROWS = 1 << 24
 POLL_SECONDS = 0.05
 
 
-def python_path_forced() -> bool:
-    """Whether ``MINDGAMES_PYTHON_PATH`` asks for the pure-Python path."""
-    return os.environ.get(PYTHON_PATH, "") not in ("", "0")
-
-
-def compiled_available() -> bool:
-    """Whether the compiled solver can run (numba installed, the Python path not forced)."""
-    return not python_path_forced() and importlib.util.find_spec("numba") is not None
-
-
 def solve(game: Kalah, state: KalahState) -> Solution:
     """Solve ``state`` exactly: compiled when it can (module docstring), else in Python."""
-    if compiled_available():
+    from mindgames import compiled
+
+    if compiled.enabled():
         return solve_compiled(game, state)
     return solve_python(game, state)
 

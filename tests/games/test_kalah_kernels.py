@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from mindgames.games.kalah import kernels as k
 from mindgames.games.kalah.engine import sweep
-from mindgames.games.kalah.kernelinfo import EncodingCodes, encoding_code, scale_code
+from mindgames.games.kalah.kernelinfo import EncodingCodes, encoding_code
 from mindgames.games.kalah.rules import Kalah, KalahState
 from mindgames.kernels import GameKernels, HasKernels, kernels_of
 from mindgames.registry import get_registry
@@ -42,7 +42,6 @@ ENCODINGS = (
     "kalah-counts",
     "kalah-counts:levels=5",
     "material",
-    "progress",
 )
 
 
@@ -69,6 +68,7 @@ def check_states(game: Kalah, states: Sequence[KalahState]) -> None:
     registry = get_registry()
     encodings = [registry.encoding(game, name) for name in ENCODINGS]
     codes = [gk.encodings[e.name] for e in encodings]
+    options = [np.array(e.kernel_options, dtype=np.float64) for e in encodings]
     keys: dict[object, int] = {}
     for state in states:
         row = gk.to_row(state)
@@ -93,9 +93,9 @@ def check_states(game: Kalah, states: Sequence[KalahState]) -> None:
             assert k.result(params, row) == game.returns(state)[game.to_move(state)]
         h = int(k.key(params, row))
         assert keys.setdefault(game.search_key(state), h) == h
-        for encoding, code in zip(encodings, codes, strict=True):
+        for encoding, code, opts in zip(encodings, codes, options, strict=True):
             got = np.full(encoding.width, np.nan)
-            k.encode(params, code, row, got)
+            k.encode(params, code, opts, row, got)
             assert np.array_equal(got, encoding.encode(state)), (encoding.name, state)
     assert len(set(keys.values())) == len(keys)  # no two search keys share a hash here
 
@@ -114,13 +114,14 @@ def test_kalah_declares_kernels_for_every_size_and_rule():
         "kalah-moves",
         "kalah-counts",
         "material",
-        "progress",
     }
-    assert len(gk.encodings) == 6 and "kalah14:scale=2.0" in gk.encodings
-    for bad in ("raw32", "kalah14:levels=3", "kalah-counts:levels=1", "kalah14:scale=1e-300"):
+    assert len(gk.encodings) == 5 and gk.encodings["kalah14:scale=2.0"] == gk.encodings["kalah14"]
+    for bad in ("raw32", "progress", "kalah14:", "1x"):
         assert bad not in gk.encodings
-    assert encoding_code("material:scale=2") is None and "EncodingCodes" in repr(EncodingCodes())
-    assert scale_code(float("nan")) is None and scale_code(-1.0) is None
+    assert encoding_code("kalah-counts:levels=5") == 3 and "EncodingCodes" in repr(EncodingCodes())
+    registry = get_registry()
+    for name in ENCODINGS:  # every Kalah encoding declares its kernel options
+        assert registry.encoding(game, name).kernel_options is not None
 
 
 @pytest.mark.parametrize("empty_capture", [False, True])
@@ -220,10 +221,11 @@ def test_encode_refuses_a_short_vector_and_knows_every_width():
     row = gk.to_row(game.initial_state())
     for name in ENCODINGS:
         encoding = get_registry().encoding(game, name)
-        assert k.encoding_width(gk.params, gk.encodings[encoding.name]) == encoding.width
+        code, opts = gk.encodings[encoding.name], np.array(encoding.kernel_options, dtype=float)
+        assert k.encoding_width(gk.params, code, opts) == encoding.width
         with pytest.raises(ValueError, match="shorter"):
-            k.encode(gk.params, gk.encodings[encoding.name], row, np.zeros(encoding.width - 1))
-    assert k.encoding_width(gk.params, 15) == 0
+            k.encode(gk.params, code, opts, row, np.zeros(encoding.width - 1))
+    assert k.encoding_width(gk.params, 15, np.zeros(0)) == 0
 
 
 def test_to_row_refuses_more_seeds_than_the_game_has():
@@ -261,7 +263,8 @@ NO_JIT_SCRIPT = textwrap.dedent(
                 from mindgames.registry import get_registry
                 e = get_registry().encoding(game, name)
                 x = np.zeros(e.width)
-                k.encode(gk.params, gk.encodings[e.name], row, x)
+                opts = np.array(e.kernel_options, dtype=np.float64)
+                k.encode(gk.params, gk.encodings[e.name], opts, row, x)
                 ok &= bool(np.array_equal(x, e.encode(state)))
             k.key(gk.params, row)
             state = want[int(rng.integers(len(want)))][1]

@@ -93,15 +93,11 @@ def test_solve_takes_the_compiled_path_unless_python_is_forced(monkeypatch):
     monkeypatch.setattr(solver, "solve_python", lambda g, s: calls.append("python"))
     for value, path in [(None, "compiled"), ("0", "compiled"), ("1", "python"), ("", "compiled")]:
         if value is None:
-            monkeypatch.delenv(solver.PYTHON_PATH, raising=False)
+            monkeypatch.delenv("MINDGAMES_PYTHON_PATH", raising=False)
         else:
-            monkeypatch.setenv(solver.PYTHON_PATH, value)
+            monkeypatch.setenv("MINDGAMES_PYTHON_PATH", value)
         solver.solve(game, state)
         assert calls.pop() == path
-    monkeypatch.delenv(solver.PYTHON_PATH)
-    monkeypatch.setattr(solver.importlib.util, "find_spec", lambda name: None)  # no numba
-    solver.solve(game, state)
-    assert calls.pop() == "python"
 
 
 def test_kalah_solve_is_the_compiled_value():
