@@ -50,7 +50,7 @@ from mindgames.plugins.searchers.common import (
     need_evaluator,
     paused_gc,
     py_random,
-    root_children,
+    root_order,
 )
 from mindgames.search import SearchResult
 
@@ -112,10 +112,11 @@ class AlphaBeta(SearchOptions):
         """Deepen one ply at a time to ``depth``; return the deepest completed result."""
         need_evaluator(self.name, evaluator, self.null)
         start = time.perf_counter()
-        kids = root_children(game, state, self.random_ties, rng)
+        canon, order = root_order(game, state, self.random_ties, rng)
         plan = compiled_plan(self, game, evaluator)
         if plan is not None:
-            return compiled_search(self, game, state, kids, plan, rng, start)
+            return compiled_search(self, game, state, canon, order, plan, rng, start)
+        kids = [canon[i] for i in order]
         engine = _Engine(self, game, evaluator, rng, start)
         with paused_gc():
             try:

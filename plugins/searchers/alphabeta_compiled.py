@@ -217,19 +217,18 @@ def search(
     o: AlphaBeta,
     game: Game,
     state: State,
-    kids: list[tuple[Move, State]],
+    canon: list[tuple[Move, State]],
+    order: list[int],
     p: Plan,
     rng: np.random.Generator,
     start: float,
 ) -> SearchResult:
-    """``AlphaBeta.search`` on the compiled path; ``kids`` are the root's children in the order
-    the Python path would try them (shuffled already when ties are broken at random)."""
+    """``AlphaBeta.search`` on the compiled path; ``canon`` are the root's children in generation
+    order and ``order`` the order the Python path tries them in (``common.root_order``)."""
     kernel = _kernel_module(p)
     gk = p.game
     rootrow = np.ascontiguousarray(gk.to_row(state), dtype=np.int64)
-    canon = list(game.children(state))
-    place = {move: i for i, (move, _) in enumerate(canon)}
-    perm = np.array([place[move] for move, _ in kids], dtype=np.int64)
+    perm = np.array(order, dtype=np.int64)
     deadline = None if o.time is None else start + o.time
     table = _table()
     from mindgames.plugins.searchers.pyrandom_kernel import seeded  # numba: only when searching
@@ -244,7 +243,7 @@ def search(
     buffers = _Buffers(p, o, size, game.turns_alternate, table, mt)
     for depth in range(1, last + 1):
         b = buffers
-        n = len(kids)
+        n = len(canon)
         scored_v = np.zeros(n)
         scored_i = np.zeros(n, dtype=np.int64)
         scored_pv = np.zeros((n, b.size + 1), dtype=np.int64)
@@ -295,27 +294,32 @@ def search(
     assert result is not None and buffers is not None
     index, value, pv_indices = result
     c = buffers.c
-    pv = _replay(game, state, pv_indices)
+    pv = _replay(game, canon, pv_indices)
     seconds = time.perf_counter() - start
     stats = make_stats(int(c[0]), int(c[1]), reached, seconds, int(c[2]), path="compiled")
     return SearchResult(canon[index][0], value, pv, stats)
 
 
-def _replay(game: Game, state: State, indices: list[int]) -> tuple[Move, ...]:
-    """The moves of a principal variation given as child indices, played from ``state``."""
+def _replay(
+    game: Game, canon: list[tuple[Move, State]], indices: list[int]
+) -> tuple[Move, ...]:
+    """The moves of a principal variation given as child indices, from the root's children
+    (``canon``): one ``children`` call a further move, none for a one-move line."""
     pv: list[Move] = []
+    kids = canon
     for i in indices:
-        kids = game.children(state)
         if not 0 <= i < len(kids):
             break
-        move, state = kids[i]
+        move, child = kids[i]
         pv.append(move)
+        if len(pv) < len(indices):
+            kids = list(game.children(child))
     return tuple(pv)
-
 
 def greedy_values(
     game: Game, state: State, evaluator: Evaluator | None, null: bool, quick_wins: bool
 ) -> list[float] | None:
+    # (values in generation order: ``Greedy.search`` places them by ``common.root_order``)
     """The ``greedy`` searcher's child values (generation order) on the compiled path, or None
     when the game, the encoding or the model has no kernels (the Python path then)."""
     options = attrs.evolve(_greedy_options(), quick_wins=quick_wins, null=null)

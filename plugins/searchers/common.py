@@ -151,12 +151,22 @@ def root_children(
 
     ``root_moves`` draws the same permutation, so both give the same moves in the same order.
     """
+    kids, order = root_order(game, state, random_ties, rng)
+    return [kids[i] for i in order]
+
+
+def root_order(
+    game: Game, state: State, random_ties: bool, rng: np.random.Generator
+) -> tuple[list[tuple[Move, State]], list[int]]:
+    """``root_children`` as the children in generation order and the order to try them in
+    (the compiled path names moves by their place in generation order)."""
     kids = list(game.children(state))
     if not kids:
         raise MindgamesError(f"cannot search a finished game: {game.position_text(state)}")
+    order = list(range(len(kids)))
     if random_ties and len(kids) > 1:
-        kids = [kids[i] for i in rng.permutation(len(kids))]
-    return kids
+        order = [int(i) for i in rng.permutation(len(kids))]
+    return kids, order
 
 
 @contextmanager

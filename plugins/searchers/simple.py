@@ -14,8 +14,8 @@ from mindgames.plugins.searchers.common import (
     TIE,
     make_stats,
     need_evaluator,
-    root_children,
     root_moves,
+    root_order,
     terminal_value,
 )
 from mindgames.search import Searcher, SearchResult, SearchStats
@@ -37,14 +37,12 @@ class Greedy(Searcher):
         """Score every child (from ``Game.children``) for this side, keep the best."""
         need_evaluator(self.name, evaluator, self.null)
         start = time.perf_counter()
-        pairs = root_children(game, state, self.random_ties, rng)
-        moves = [move for move, _ in pairs]
-        kids = [child for _, child in pairs]
+        canon, order = root_order(game, state, self.random_ties, rng)
+        moves = [canon[i][0] for i in order]
+        kids = [canon[i][1] for i in order]
         compiled = greedy_values(game, state, evaluator, self.null, self.quick_wins)
-        if compiled is not None:
-            # in generation order: put them in the order of ``pairs`` (shuffled for ties)
-            place = {move: i for i, move in enumerate(game.legal_moves(state))}
-            values = [compiled[place[move]] for move in moves]
+        if compiled is not None:  # in generation order: put them in the order tried
+            values = [compiled[i] for i in order]
         else:
             values = self._values(game, state, kids, evaluator)
         best = max(values)
