@@ -8,7 +8,8 @@ Measures (median of ``--repeats`` runs):
   walk through ``legal_moves`` and ``play`` (the interface before ``children``);
 * ``made`` -- ``engine.perft_made``: every leaf position made (the issue's target: 2 M leaves/s);
 * ``counted`` -- ``engine.perft`` (what ``Game.perft`` uses): the last ply counted, not made;
-* ``solver`` -- ``solver.solve`` from the start of ``--solve-size``: nodes/s;
+* ``solver`` -- ``solver.solve_python`` (the pure-Python solver) from the start of
+  ``--solve-size``: nodes/s;
 * OpenSpiel's ``mancala`` (same default rules) through Python, when ``--compare-python`` (or
   this interpreter) can import ``pyspiel``: its leaves/s with every leaf made (``child``) and with
   the last ply counted (``len(legal_actions())``), and its perft counts, checked against ours.
@@ -43,7 +44,7 @@ from perft_common import (
 
 from mindgames.games.kalah.engine import perft, perft_made
 from mindgames.games.kalah.rules import Kalah
-from mindgames.games.kalah.solver import solve
+from mindgames.games.kalah.solver import solve_python as solve
 
 #: OpenSpiel's mancala perft from the start, depths 1-10 (its rules are our defaults)
 EXPECTED = [6, 35, 185, 942, 4690, 23233, 114430, 563055, 2763490, 13519607]

@@ -148,3 +148,5 @@ def load_toml(path: str | Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib nests a call per bracket
+        raise ConfigError(f"{p}: invalid TOML: arrays or tables nested too deep") from None

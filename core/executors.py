@@ -33,6 +33,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
 from mindgames.errors import MindgamesError
+from mindgames.limits import at_most, max_workers
 
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
@@ -111,6 +112,7 @@ def open_executor(workers: int | None = None, scheduler: str | None = None) -> I
     n = default_workers() if workers is None else workers
     if n < 1:
         raise MindgamesError(f"workers must be at least 1, got {n}")
+    at_most("workers", n, max_workers(), "eight per core of this machine, at least 64")
     if scheduler:
         with _dask_executor(n, scheduler) as executor:
             yield executor

@@ -7,6 +7,7 @@ import contextlib
 import fcntl
 import io
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -90,18 +91,29 @@ def write_npz(
 
 
 def read_npz(
-    path: str | Path, what: str, error: type[MindgamesError] = MindgamesError
+    path: str | Path,
+    what: str,
+    error: type[MindgamesError] = MindgamesError,
+    max_elements: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The JSON record and the arrays of an ``.npz`` written by ``write_npz``.
 
-    Every way the file can be bad -- missing, not a zip, truncated, no or corrupt record -- is
-    one ``error`` naming the file and ``what`` it should have been.
+    Every way the file can be bad -- missing, not a zip, truncated, no or corrupt record, arrays
+    of more than ``max_elements`` numbers in all (read from their headers, before any array) --
+    is one ``error`` naming the file and ``what`` it should have been.
     """
     p = Path(path)
     if p.is_file() and not zipfile.is_zipfile(p):
         raise error(f"{p}: not a readable {what} (not an .npz archive)")
     try:
         with np.load(p, allow_pickle=False) as data:
+            if max_elements is not None:
+                elements = npz_elements(data)
+                if elements > max_elements:
+                    raise error(
+                        f"{p}: its arrays hold {elements:,} numbers, more than a {what} may "
+                        f"({max_elements:,}); it is not read"
+                    )
             arrays = {name: data[name] for name in data.files}
     except FileNotFoundError:
         raise error(f"{p}: no such {what}") from None
@@ -116,6 +128,20 @@ def read_npz(
     if not isinstance(meta, dict):
         raise error(f"{p}: corrupt metadata record (not a JSON object)")
     return meta, arrays
+
+
+def npz_elements(data: Any) -> int:
+    """The numbers in all arrays of an open ``np.load`` archive, from their headers alone."""
+    total = 0
+    for name in data.files:
+        with data.zip.open(f"{name}.npy") as member:
+            version = np.lib.format.read_magic(member)
+            if version == (1, 0):
+                shape, _, _ = np.lib.format.read_array_header_1_0(member)
+            else:
+                shape, _, _ = np.lib.format.read_array_header_2_0(member)
+        total += math.prod(shape)
+    return total
 
 
 def append_jsonl(fh: IO[str], record: dict[str, Any]) -> None:

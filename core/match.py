@@ -33,6 +33,65 @@ def game_seed(master: int, index: int) -> int:
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
+# numpy's SeedSequence (Melissa O'Neill's seed_seq): its hash and mix constants
+_MASK32 = 0xFFFFFFFF
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R, _POOL = 0xCA01F9DD, 0x4973F715, 4
+
+
+def game_seeds(master: int, count: int) -> list[int]:
+    """``[game_seed(master, i) for i in range(count)]`` computed at once: SeedSequence's
+    entropy mixing done on numpy arrays over the index (a SeedSequence per game made planning
+    20,000 games take a second; this takes milliseconds). Equal to ``game_seed`` by test."""
+    if count <= 0:
+        return []
+    if master < 0 or count - 1 > _MASK32:  # SeedSequence refuses it / an index of two words
+        return [game_seed(master, i) for i in range(count)]
+    u32 = np.uint32
+    columns = [np.full(count, w, dtype=u32) for w in (*_words(master), GAME_STREAM)]
+    columns.append(np.arange(count, dtype=np.uint64).astype(u32))
+    hash_const = _INIT_A
+
+    def hashmix(value: np.ndarray) -> np.ndarray:
+        nonlocal hash_const
+        value = value ^ u32(hash_const)
+        hash_const = (hash_const * _MULT_A) & _MASK32
+        value = value * u32(hash_const)
+        return value ^ (value >> u32(16))
+
+    def mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        result: np.ndarray = x * u32(_MIX_L) - y * u32(_MIX_R)  # uint32: wraps as in C
+        return result ^ (result >> u32(16))
+
+    zero = np.zeros(count, dtype=u32)
+    pool = [hashmix(columns[i] if i < len(columns) else zero) for i in range(_POOL)]
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                pool[dst] = mix(pool[dst], hashmix(pool[src]))
+    for src in range(_POOL, len(columns)):
+        for dst in range(_POOL):
+            pool[dst] = mix(pool[dst], hashmix(columns[src]))
+    out_const = _INIT_B
+    halves = []
+    for word in pool[:2]:  # generate_state(1, uint64): two 32-bit words, low one first
+        value = word ^ u32(out_const)
+        out_const = (out_const * _MULT_B) & _MASK32
+        value = value * u32(out_const)
+        halves.append((value ^ (value >> u32(16))).astype(np.uint64))
+    seeds: list[int] = ((halves[0] | (halves[1] << np.uint64(32))) >> np.uint64(1)).tolist()
+    return seeds
+
+
+def _words(n: int) -> list[int]:
+    """A non-negative int as SeedSequence reads it: 32-bit words, lowest first ([0] for 0)."""
+    out = []
+    while n:
+        out.append(n & _MASK32)
+        n >>= 32
+    return out or [0]
+
+
 @attrs.frozen
 class GameTask:
     """Everything one game depends on, as plain data (JSON-able)."""

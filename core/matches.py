@@ -14,6 +14,7 @@ from mindgames.errors import ConfigError
 from mindgames.files import lock_file, make_directory, read_jsonl
 from mindgames.game import opening_books_of
 from mindgames.interrupts import stop_on_signals
+from mindgames.limits import MAX_GAMES, MAX_OPENINGS, at_most
 from mindgames.match import foreign_record
 from mindgames.openings import parse_openings
 from mindgames.registry import Registry
@@ -48,14 +49,16 @@ def match_plan(
     """
     if games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
+    at_most("--games", games, MAX_GAMES)
     names = [first, second] if first != second else [f"{first}#1", f"{second}#2"]
     if openings is None:
         books = opening_books_of(registry.game(game))
         openings = f"book:name={next(iter(books))}" if books else "random:plies=2"
     pairs = (games + 1) // 2
     opening_config = parse_openings(openings, where="match")
-    if opening_config.kind == "random" and opening_config.count is None:
-        opening_config = attrs.evolve(opening_config, count=pairs)
+    fewer = opening_config.kind == "random" and opening_config.count is None
+    if fewer:  # as many distinct openings as there are, up to one per game pair
+        opening_config = attrs.evolve(opening_config, count=min(pairs, MAX_OPENINGS))
     config = TournamentConfig(
         game=game,
         agents={names[0]: first, names[1]: second},
@@ -63,7 +66,7 @@ def match_plan(
         max_plies=max_plies,
         openings=attrs.asdict(opening_config),
     )
-    base = plan(config, registry, seed=seed, where="match")
+    base = plan(config, registry, seed=seed, where="match", fewer_openings=fewer)
     count = len(base.openings)
     rounds = -(-pairs // count)
     config = attrs.evolve(config, rounds=rounds)

@@ -13,6 +13,7 @@ Writes are atomic; every way a file can be bad on load is a ``ModelFileError`` n
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ import numpy as np
 from mindgames.errors import MindgamesError, ModelFileError
 from mindgames.files import read_npz, write_npz
 from mindgames.game import Game, params_of
+from mindgames.limits import MAX_FILE_ELEMENTS
 from mindgames.model import Evaluator, Model
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -77,13 +79,19 @@ def save_evaluator(
 def read_model_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The metadata and model arrays of a file, checked for format and version."""
     p = Path(path)
-    meta, contents = read_npz(p, "model file", ModelFileError)
+    meta, contents = read_npz(p, "model file", ModelFileError, MAX_FILE_ELEMENTS)
     if meta.get("format") != FORMAT:
         raise ModelFileError(f"{p}: not a mindgames model file (format is not {FORMAT!r})")
     meta = migrate(meta, p)
     arrays = {k[len(PREFIX) :]: v for k, v in contents.items() if k.startswith(PREFIX)}
     try:
         shapes = meta["model"]["shapes"]
+        extra = sorted(set(contents) - {PREFIX + name for name in shapes})
+        if extra:
+            raise ModelFileError(
+                f"{p}: holds arrays its record does not list ({', '.join(extra[:5])}); "
+                "not a model file as mindgames writes them"
+            )
         for name, shape in shapes.items():
             if name not in arrays or list(arrays[name].shape) != list(shape):
                 raise ModelFileError(f"{p}: array {name!r} is missing or has the wrong shape")
@@ -133,10 +141,12 @@ def load_evaluator(
         game = registry.game_from(
             stored_game["name"], stored_game.get("params", {}), where=f"{p}: game"
         )
-    elif game_record(game) != stored_game:
-        raise ModelFileError(
-            f"{p}: written for game {game_spec(stored_game, registry)!r}, not {game.spec()!r}"
-        )
+    elif game_record(game) != stored_game and not _same_game(stored_game, game, registry):
+        stored, wanted = game_spec(stored_game, registry), game.spec()
+        if stored == wanted:  # specs that read alike: say which parameters differ
+            stored = f"{stored} {json.dumps(stored_game.get('params'), sort_keys=True)}"
+            wanted = f"{wanted} {json.dumps(game_record(game)['params'], sort_keys=True)}"
+        raise ModelFileError(f"{p}: written for game {stored!r}, not {wanted!r}")
     encoding = registry.encoding(game, meta["encoding"])
     if list(encoding.columns) != list(meta["columns"]):
         raise ModelFileError(
@@ -154,6 +164,16 @@ def load_evaluator(
             f"{p}: model {kind!r} cannot be rebuilt from this file: {exc}"
         ) from None
     return game, Evaluator(encoding, model), meta
+
+
+def _same_game(record: Mapping[str, Any], game: Game, registry: Registry) -> bool:
+    """Whether a model file's game record builds ``game`` (a record whose parameters are left
+    out, ``{}``, is the game with its defaults)."""
+    try:
+        stored = registry.game_from(record["name"], record.get("params", {}), where="game")
+    except (MindgamesError, KeyError, TypeError, AttributeError):
+        return False
+    return game_record(stored) == game_record(game)
 
 
 def game_spec(record: Mapping[str, Any], registry: Registry) -> str:

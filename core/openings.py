@@ -23,6 +23,7 @@ import numpy as np
 from mindgames.config import structure
 from mindgames.errors import ConfigError, MindgamesError
 from mindgames.game import Game, State, opening_books_of
+from mindgames.limits import MAX_OPENINGS, at_most
 from mindgames.spec import parse_spec
 
 KINDS = ("random", "book", "file", "start")
@@ -31,6 +32,10 @@ OPTIONS = {"random": ("plies", "count"), "book": ("name", "count"), "file": ("pa
            "start": ()}  # fmt: skip
 #: spawn key that separates the openings' random stream from the games' seeds
 OPENING_STREAM = 1
+#: random lines drawn in a row without a new one before the distinct lines count as all found
+STALE_TRIES = 1000
+#: the most plies of a random opening (a random game of checkers need never end)
+MAX_OPENING_PLIES = 1000
 
 
 @attrs.frozen
@@ -99,24 +104,41 @@ def parse_openings(value: str | Mapping[str, Any] | None, *, where: str) -> Open
         )
     if config.count is not None and config.count < 1:
         raise ConfigError(f"{prefix}: count must be at least 1, got {config.count}")
+    if config.count is not None:
+        at_most(f"{prefix}: count", config.count, MAX_OPENINGS)
     if config.plies < 0:
         raise ConfigError(f"{prefix}: plies must not be negative, got {config.plies}")
+    at_most(f"{prefix}: plies", config.plies, MAX_OPENING_PLIES)
     return config
 
 
 def make_openings(
-    game: Game, config: OpeningsConfig, seed: int, *, base: Path | None = None, where: str = ""
+    game: Game,
+    config: OpeningsConfig,
+    seed: int,
+    *,
+    base: Path | None = None,
+    where: str = "",
+    fewer: bool = False,
 ) -> list[Opening]:
     """The openings ``config`` describes for ``game``, checked playable (not already over).
 
-    Random openings draw from a generator derived from ``seed``; a relative file path is taken
-    from ``base`` (the config file's folder).
+    Random openings draw from a generator derived from ``seed``; with ``fewer`` (a match, which
+    reuses its openings as rounds) only the distinct lines that exist, up to ``count``
+    (``random_openings``). A relative file path is taken from ``base`` (the config file's
+    folder).
     """
     prefix = f"{where}: " if where else ""
     if config.kind == "start":
         openings = [Opening("start")]
     elif config.kind == "random":
-        openings = random_openings(game, config.plies, config.count or 8, seed)
+        wanted = config.count or 8
+        openings = random_openings(game, config.plies, wanted, seed, fewer=fewer)
+        if not openings:
+            raise ConfigError(
+                f"{prefix}openings: no line of {config.plies} random plies leaves "
+                f"{game.spec()} unfinished"
+            )
     elif config.kind == "book":
         books = opening_books_of(game)
         if config.name not in books:
@@ -166,13 +188,22 @@ def read_openings(game: Game, path: Path) -> list[Opening]:
     return out
 
 
-def random_openings(game: Game, plies: int, count: int, seed: int) -> list[Opening]:
-    """``count`` openings of ``plies`` uniformly random legal moves, distinct while possible."""
+def random_openings(
+    game: Game, plies: int, count: int, seed: int, *, fewer: bool = False
+) -> list[Opening]:
+    """``count`` openings of ``plies`` uniformly random legal moves, distinct while possible.
+
+    A line already drawn, or one that ends the game, is drawn again; after ``100 * count``
+    draws repeats are taken (``count`` is at most ``MAX_OPENINGS``, so this ends: the lines
+    any seed gave before stay the same). With ``fewer``, only distinct unfinished lines are
+    kept and the drawing stops after ``STALE_TRIES`` draws in a row bring nothing new (Kalah
+    has 35 lines of two plies): what a match wants, which reuses its openings as rounds.
+    """
     rng = np.random.default_rng([seed, OPENING_STREAM])
     seen: set[tuple[str, ...]] = set()
     out: list[Opening] = []
-    attempts = 0
-    while len(out) < count:
+    attempts = stale = 0
+    while len(out) < count and not (fewer and stale >= STALE_TRIES):
         attempts += 1
         state = game.initial_state()
         moves: list[str] = []
@@ -184,10 +215,11 @@ def random_openings(game: Game, plies: int, count: int, seed: int) -> list[Openi
             moves.append(game.move_text(state, move))
             state = child
         line = tuple(moves)
-        if game.is_terminal(state) and attempts < 100 * count:
+        retry = fewer or attempts < 100 * count  # past it, repeats are taken
+        if (game.is_terminal(state) or line in seen) and retry:
+            stale += 1
             continue
-        if line in seen and attempts < 100 * count:
-            continue  # few distinct lines exist: repeats are allowed after many tries
+        stale = 0
         seen.add(line)
         out.append(Opening(f"random {len(out) + 1}", None, line))
     return out

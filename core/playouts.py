@@ -21,6 +21,7 @@ from mindgames.agent import Agent
 from mindgames.datasets import DataSet
 from mindgames.errors import CapabilityError, MindgamesError
 from mindgames.game import CountsPieces, Game, State
+from mindgames.limits import MAX_POSITIONS, at_most
 
 #: playouts tried per wanted position before ``generate`` gives up
 TRIES_PER_POSITION = 50
@@ -76,6 +77,7 @@ def generate(
         raise MindgamesError(f"--plies {lo}-{hi}: expected 0 <= LO <= HI")
     if count < 1:
         raise MindgamesError(f"--count must be at least 1, got {count}")
+    at_most("--count", count, MAX_POSITIONS)
     texts: list[str] = []
     plies: list[int] = []
     groups: list[int] = []

@@ -259,7 +259,11 @@ def _curve_lines(source: str | Path) -> list[dict[str, Any]]:
     p = Path(source)
     path = p / CURVE if p.is_dir() else p
     if not path.is_file():
-        what = f"no {CURVE} (measure it with mindgames curve)" if p.is_dir() else "no such file"
+        what = (
+            f"no {CURVE} (measure it with mindgames curve)"
+            if p.is_dir()
+            else "no such file or directory"
+        )
         if (p / REPORT).is_file():
             what = "a tournament: several sources are drawn only as learning curves"
         raise MindgamesError(f"{p}: {what}")

@@ -190,8 +190,9 @@ def build(
     with contextlib.ExitStack() as stack:
         log: IO[str] | None = None
         known: dict[int, Solved] = {}
-        if partial is not None:  # one writer at a time (files.lock_file)
-            stack.enter_context(lock_file(partial.with_name(f".{partial.name}.lock"), str(write)))
+        lock = partial.with_name(f".{partial.name}.lock") if partial is not None else None
+        if partial is not None and lock is not None:  # one writer at a time (files.lock_file)
+            stack.enter_context(lock_file(lock, str(write)))
             known = _read_partial(partial, head)
             log = stack.enter_context(_open_partial(partial, head))
         kept = _solve_in_order(
@@ -204,10 +205,13 @@ def build(
             on_solved,
             1 if serial else window,
         )
-    if write is not None:
-        write_file(write, head, kept)
-        if partial is not None:
+        if log is not None:
+            log.close()
+        if write is not None:
+            write_file(write, head, kept)
+        if partial is not None and lock is not None:  # finished: nothing left beside the file
             partial.unlink(missing_ok=True)
+            lock.unlink(missing_ok=True)  # still held: no other writer can be between
     return kept
 
 

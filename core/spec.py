@@ -96,6 +96,8 @@ def parse_value(text: str) -> Any:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         return text
+    except RecursionError:  # tomllib nests a call per bracket
+        raise SpecError(f"value {text[:80]!r}... is nested too deep") from None
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:

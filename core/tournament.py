@@ -43,7 +43,8 @@ from mindgames.executors import SerialExecutor, default_workers, open_executor
 from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, lock_run, read_jsonl
 from mindgames.game import Game, export_games_of
 from mindgames.interrupts import stop_on_signals
-from mindgames.match import GameTask, foreign_record, game_seed, play_task
+from mindgames.limits import MAX_GAMES, at_most, max_workers
+from mindgames.match import GameTask, foreign_record, game_seeds, play_task
 from mindgames.openings import Opening, OpeningsConfig, make_openings, parse_openings
 from mindgames.registry import Registry, get_registry
 from mindgames.report import build_report, markdown
@@ -111,11 +112,14 @@ def plan(
     seed: int | None = None,
     where: str = "tournament",
     base: Path | None = None,
+    fewer_openings: bool = False,
 ) -> Plan:
     """Check the config and build every task, before any game is played.
 
     Builds the game and each agent once (an unknown agent, searcher or model fails here) and
-    checks the openings are playable.
+    checks the openings are playable; ``fewer_openings`` takes fewer distinct random openings
+    than asked for when no more exist (``make_openings``). The number of games is checked
+    against ``MAX_GAMES`` before any task is made.
     """
     seed = config.seed if seed is None else seed
     if config.format not in FORMATS:
@@ -145,7 +149,16 @@ def plan(
     else:
         pairings = list(itertools.combinations(names, 2))
     opening_config: OpeningsConfig = parse_openings(config.openings, where=where)
-    openings = make_openings(game, opening_config, seed, base=base, where=where)
+    openings = make_openings(
+        game, opening_config, seed, base=base, where=where, fewer=fewer_openings
+    )
+    games = config.rounds * len(openings) * len(pairings) * 2
+    at_most(
+        f"{where}: games (rounds × openings × pairings × 2 colours)",
+        games,
+        MAX_GAMES,
+        f"{config.rounds} rounds, {len(openings)} openings, {len(pairings)} pairings",
+    )
     tasks = schedule(config, pairings, openings, seed)
     return Plan(config, game, tuple(openings), tuple(tasks), seed)
 
@@ -159,6 +172,7 @@ def schedule(
     """Every game, in index order: rounds, then openings, then pairings, then colours."""
     tasks: list[GameTask] = []
     pair = 0
+    seeds = game_seeds(seed, config.rounds * len(openings) * len(pairings) * 2)
     for rnd in range(config.rounds):
         for opening in openings:
             for a, b in pairings:
@@ -175,7 +189,7 @@ def schedule(
                             opening=opening,
                             pair=pair,
                             round=rnd,
-                            seed=game_seed(seed, index),
+                            seed=seeds[index],
                             max_plies=config.max_plies,
                         )
                     )
@@ -269,6 +283,7 @@ def run_tournament(
     out_dir = Path(directory)
     with lock_run(out_dir), stop_on_signals(graceful=False):
         done = _prepare(out_dir, plan_.identity(), resume, plan_.tasks)
+        fresh = not (out_dir / CONFIG_FILE).exists()
         with atomic_write(out_dir / CONFIG_FILE, "w") as fh:
             fh.write(json.dumps(plan_.identity(), indent=2, sort_keys=True) + "\n")
         have = {int(r["index"]): r for r in done}
@@ -276,15 +291,26 @@ def run_tournament(
         if on_start is not None:
             on_start(len(have), len(todo))
         workers = plan_.config.workers if workers is None else workers
-        played = play_into(
-            todo,
-            out_dir / RESULTS_FILE,
-            workers=workers,
-            scheduler=scheduler or plan_.config.scheduler,
-            registry=registry,
-            on_record=on_record,
-        )
+        try:
+            played = play_into(
+                todo,
+                out_dir / RESULTS_FILE,
+                workers=workers,
+                scheduler=scheduler or plan_.config.scheduler,
+                registry=registry,
+                on_record=on_record,
+            )
+        except BaseException:
+            if fresh and not read_jsonl(out_dir / RESULTS_FILE):
+                _forget(out_dir)  # failed before its first game (a --scheduler not reached)
+            raise
         return _finish(plan_, out_dir, [*have.values(), *played], len(played))
+
+
+def _forget(directory: Path) -> None:
+    """Remove what a run wrote before its first game, so the directory takes a new run."""
+    for name in (CONFIG_FILE, RESULTS_FILE):
+        (directory / name).unlink(missing_ok=True)
 
 
 def play_into(
@@ -299,6 +325,8 @@ def play_into(
 ) -> list[Record]:
     """Play ``todo`` on a fresh executor, appending each record to ``results`` when given (after
     cutting a torn last line that a killed run left)."""
+    if workers is not None:
+        at_most("workers", workers, max_workers(), "eight per core of this machine, at least 64")
     if not todo:
         return []
     n = min(workers or default_workers(), len(todo))
@@ -390,6 +418,11 @@ def _prepare(
         before = json.loads(saved.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError
         raise ConfigError(f"{saved}: cannot read the run's config: {exc}") from None
+    if not isinstance(before, dict) or not {"game", "agents", "format"} <= set(before):
+        raise ConfigError(
+            f"{directory}: holds another kind of run (its {CONFIG_FILE} is not a tournament's: "
+            "a training run?); use a new --out"
+        )
     if before != identity:
         raise ConfigError(
             f"{directory}: the tournament there was started with another config or seed; "

@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from mindgames.config import shorten
 from mindgames.errors import ConfigError
 from mindgames.evaluators.common import (
     KERNELS,
@@ -40,6 +41,7 @@ from mindgames.evaluators.common import (
     uniform_range,
 )
 from mindgames.kernels import ModelKernels
+from mindgames.limits import MAX_PARAMETERS, at_most
 from mindgames.model import DIFFERENTIABLE, PARAMETRIC, Model
 
 ACTIVATIONS = ("tanh", "sigmoid")
@@ -455,6 +457,7 @@ def create(config: MLPConfig, columns: Sequence[str], rng: np.random.Generator) 
         raise ConfigError(f"{where}: the encoding has no columns")
     lo, hi = uniform_range(config.init, where)
     size = sum(g[1] for g in layout(len(columns), config.hidden, config.direct))
+    at_most(f"{where}: hidden {shorten(str(config.hidden))}: weights", size, MAX_PARAMETERS)
     groups = config.groups
     mask = None if groups is None else group_mask(groups, config.hidden[0], columns)
     return MLP(

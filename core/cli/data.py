@@ -15,6 +15,7 @@ from mindgames.errors import MindgamesError
 from mindgames.executors import default_workers, open_executor
 from mindgames.interrupts import stop_on_signals
 from mindgames.labelling import SQUASHES, Labeller, run_labelling
+from mindgames.limits import max_workers
 from mindgames.registry import get_registry
 from mindgames.spec import split_specs
 
@@ -28,7 +29,7 @@ _OUT = click.option(
 )
 _WORKERS = click.option(
     "--workers",
-    type=click.IntRange(1),
+    type=click.IntRange(1, max_workers()),
     default=None,
     help="Worker processes (default: the cores; 1 labels in this process).",
 )
@@ -92,8 +93,11 @@ def generate_cmd(
 ) -> None:
     """Positions sampled from playouts, one per playout, at plies LO-HI; duplicates removed."""
     from mindgames.agent import build_agent
+    from mindgames.interrupts import stop_on_signals
+    from mindgames.limits import MAX_POSITIONS, at_most
     from mindgames.playouts import generate
 
+    at_most("--count", count, MAX_POSITIONS)
     registry = get_registry()
     game = registry.game(game_spec)
     specs = split_specs(agents) if agents else []
@@ -101,9 +105,18 @@ def generate_cmd(
     lo, hi = _plies(plies)
     provenance = {"agents": specs or ["random"], "seed": seed}
     rng = np.random.default_rng(seed)
-    made = generate(
-        game, lo, hi, count, rng, built, provenance, max_pieces=max_pieces, successors=successors
-    )
+    with stop_on_signals(graceful=False):  # Ctrl-C or SIGTERM: one line, nothing written
+        made = generate(
+            game,
+            lo,
+            hi,
+            count,
+            rng,
+            built,
+            provenance,
+            max_pieces=max_pieces,
+            successors=successors,
+        )
     write_dataset(out, made)
     click.echo(f"{len(made)} positions of {made.game} -> {out}")
 

@@ -19,6 +19,7 @@ from mindgames.errors import Interrupted, MindgamesError
 from mindgames.executors import default_workers, open_executor
 from mindgames.files import make_directory
 from mindgames.interrupts import stop_on_signals
+from mindgames.limits import MAX_GAMES, MAX_POSITIONS
 from mindgames.quality import choose, report
 from mindgames.registry import get_registry
 from mindgames.solved import DEFAULT_MAX_PIECES, Sampling, build, read_file, require_solvable
@@ -41,7 +42,7 @@ def rerun_hint(kept: str | None) -> Iterator[None]:
 @click.option("--vs", required=True, help="Reference agent, e.g. alphabeta:depth=2,eval=material.")
 @click.option(
     "--games",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_GAMES),
     default=200,
     show_default=True,
     help="Games per point (rounded up to whole game pairs).",
@@ -123,7 +124,9 @@ def _bound(text: str) -> int | None:
     default=None,
     help="A solved-positions file (from --write): judge without solving.",
 )
-@click.option("--count", type=click.IntRange(1), default=None, help="Positions (default 1000).")
+@click.option(
+    "--count", type=click.IntRange(1, MAX_POSITIONS), default=None, help="Positions (default 1000)."
+)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Sampling and agents' seed.")
 @click.option(
     "--max-pieces",

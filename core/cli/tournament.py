@@ -10,6 +10,7 @@ import click
 from mindgames.cli.common import SEED, resumable
 from mindgames.cli.progress import progress, resumable_progress
 from mindgames.errors import ConfigError
+from mindgames.limits import max_workers
 from mindgames.matches import match_plan
 from mindgames.matches import run_match as play_match
 from mindgames.ratings import Sprt
@@ -34,7 +35,7 @@ def parse_sprt(text: str | None) -> Sprt | None:
 
 workers_option = click.option(
     "--workers",
-    type=click.IntRange(1),
+    type=click.IntRange(1, max_workers()),
     default=None,
     help="Worker processes (default: the number of cores; 1 plays in this process).",
 )
@@ -52,7 +53,7 @@ scheduler_option = click.option(
 @click.option("--game", "game_spec", required=True, help="Game spec, e.g. kalah:pits=6,seeds=4.")
 @click.option(
     "--games",
-    type=click.IntRange(1),
+    type=click.IntRange(1),  # at most limits.MAX_GAMES: match_plan says so in one line
     default=20,
     show_default=True,
     help="Games to play, rounded up to whole pairs.",

@@ -22,6 +22,7 @@ import json
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
+from pathlib import Path
 from socketserver import ThreadingMixIn
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -30,10 +31,17 @@ from mindgames.board import DrawsBoard
 from mindgames.errors import MindgamesError
 from mindgames.registry import Registry
 from mindgames.replays import RecordedGame
-from mindgames.web.session import Agents, RequestError, move_from, played, position, view
+from mindgames.web.agents import Agents
+from mindgames.web.errors import RequestError
+from mindgames.web.limits import Limits
+from mindgames.web.models import list_models
+from mindgames.web.session import move_from, played, position, view
 
 #: the largest request body read (bytes)
 MAX_BODY = 1 << 20
+#: the deepest nesting of arrays and objects in a request body
+MAX_NESTING = 32
+DELETE_BUT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 REASONS = {
     200: "OK",
@@ -43,7 +51,11 @@ REASONS = {
     413: "Content Too Large",
     415: "Unsupported Media Type",
     500: "Internal Server Error",
+    503: "Service Unavailable",
 }
+#: the WSGI environ key of the client's socket (set by ``QuietHandler``): a search is stopped
+#: when its client hangs up
+CLIENT = "mindgames.client"
 
 StartResponse = Callable[..., Any]
 
@@ -85,10 +97,15 @@ class App:
         agent: str | None = None,
         seed: int = 0,
         replays: Sequence[RecordedGame] = (),
+        limits: Limits | None = None,
+        models: Sequence[Path] = (),
     ) -> None:
         self.registry = registry
         self.agent = agent
-        self.agents = Agents(registry, seed)
+        self.models = list(models)
+        self.agents = Agents(
+            registry, seed, limits=limits, models=self.models, trusted=[agent] if agent else []
+        )
         self.replays = list(replays)
         self.routes: dict[tuple[str, str], Callable[[Any], Any]] = {
             ("GET", "/api/games"): self.games,
@@ -116,7 +133,7 @@ class App:
             {"number": n, "title": title(g), "game": g.game.spec()}
             for n, g in enumerate(self.replays)
         ]
-        return {"games": games, "replays": replays}
+        return {"games": games, "replays": replays, "models": list_models(self.models)}
 
     def new(self, body: dict[str, Any]) -> dict[str, Any]:
         return view(position(self.registry, {**body, "moves": []}))
@@ -133,7 +150,7 @@ class App:
         spec = body.get("agent") or self.agent or default_agent(self.registry, p.game.name)
         if not isinstance(spec, str):
             raise RequestError("'agent' must be an agent spec such as random")
-        after, reply = self.agents.reply(p, spec)
+        after, reply = self.agents.reply(p, spec, client=body.get(CLIENT))
         return {**view(after), "reply": reply}
 
     def replay(self, number: str) -> dict[str, Any]:
@@ -141,6 +158,10 @@ class App:
             numbers = f"0 to {len(self.replays) - 1}" if self.replays else "none"
             raise RequestError(f"no recorded game {number!r} (numbers: {numbers})", 404)
         return recorded(self.replays[int(number)])
+
+    def close(self) -> None:
+        """Stop the pool of search threads (the server has stopped)."""
+        self.agents.close()
 
     # --- WSGI ------------------------------------------------------------------------------
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
@@ -166,6 +187,10 @@ class App:
                     raise RequestError(f"{path} takes {' or '.join(allowed)}, not {method}", 405)
                 raise RequestError(f"no such page or API: {path}", 404)
             body = self._body(environ) if method == "POST" else None
+            if body is not None:  # the socket from the server, never from the request
+                body.pop(CLIENT, None)
+                if environ.get(CLIENT) is not None:
+                    body[CLIENT] = environ[CLIENT]
             return self._json(start_response, 200, handler(body))
         except RequestError as exc:
             return self._json(start_response, exc.status, {"error": str(exc)})
@@ -193,10 +218,14 @@ class App:
         if length > MAX_BODY:
             raise RequestError(f"the request is larger than {MAX_BODY} bytes", 413)
         raw = environ["wsgi.input"].read(length) if length > 0 else b""
+        if too_deep(raw):
+            raise RequestError(f"the request nests deeper than {MAX_NESTING} levels")
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise RequestError(f"the request is not JSON: {exc}") from None
+        except RecursionError:  # a nesting that too_deep did not see (it counts brackets)
+            raise RequestError(f"the request nests deeper than {MAX_NESTING} levels") from None
         if not isinstance(body, dict):
             raise RequestError("the request must be a JSON object")
         return body
@@ -228,15 +257,35 @@ class App:
         return [data]
 
 
+def too_deep(raw: bytes) -> bool:
+    """Whether JSON text ``raw`` opens more than ``MAX_NESTING`` arrays or objects at once
+    (brackets inside strings count too: such a request is refused, never parsed)."""
+    depth = 0
+    for char in raw.translate(None, DELETE_BUT_BRACKETS):
+        depth += 1 if char in b"[{" else -1
+        if depth > MAX_NESTING:
+            return True
+    return False
+
+
 class ThreadingServer(ThreadingMixIn, WSGIServer):
     """wsgiref's server with a thread per request, so a slow agent or an idle browser
     connection never holds up the page's other requests."""
 
     daemon_threads = True
+    #: connections waiting to be accepted (socketserver's 5 made a burst of requests wait for
+    #: the client's SYN to be sent again, a second later)
+    request_queue_size = 128
 
 
 class QuietHandler(WSGIRequestHandler):
-    """Logs only failed requests (4xx and 5xx), one line each, to the server's stderr."""
+    """Logs only failed requests (4xx and 5xx), one line each, to the server's stderr, and
+    hands the app the client's socket (``CLIENT``) to notice a hang-up."""
+
+    def get_environ(self) -> dict[str, Any]:
+        environ = super().get_environ()
+        environ[CLIENT] = self.connection
+        return environ
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         if str(code)[:1] in ("4", "5"):

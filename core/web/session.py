@@ -9,32 +9,21 @@ request can only be refused. A request that does not describe a legal game raise
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
-import numpy as np
 
-from mindgames.agent import Agent, build_agent
 from mindgames.board import DrawsBoard
 from mindgames.errors import IllegalMoveError, MindgamesError
 from mindgames.game import Game, Move, State, outcome_text
 from mindgames.registry import Registry
 from mindgames.session import natural_key
+from mindgames.web.errors import RequestError
 from mindgames.web.svg import board_svg
 
 #: the most moves a request may carry (longer games are refused, not replayed)
 MAX_MOVES = 2000
-
-
-class RequestError(MindgamesError):
-    """A request the API refuses; ``status`` is its HTTP status (400 unless said)."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @attrs.frozen
@@ -166,34 +155,3 @@ def view(p: Position) -> dict[str, Any]:
         "board": board,
         "text": game.render(state),
     }
-
-
-class Agents:
-    """Agents built from specs, kept for reuse (a model file is read once, not every reply)."""
-
-    def __init__(self, registry: Registry, seed: int, size: int = 16) -> None:
-        self.registry = registry
-        self.seed = seed
-        self.size = size
-        self._built: OrderedDict[tuple[str, str], Agent] = OrderedDict()
-        self._lock = threading.Lock()  # the server answers requests in threads
-
-    def get(self, game: Game, spec: str) -> Agent:
-        key = (game.spec(), spec)
-        with self._lock:
-            if key not in self._built:
-                self._built[key] = build_agent(self.registry, game, spec)
-                if len(self._built) > self.size:
-                    self._built.popitem(last=False)
-            self._built.move_to_end(key)
-            return self._built[key]
-
-    def reply(self, p: Position, spec: str) -> tuple[Position, dict[str, Any]]:
-        """The agent's move in ``p``: the same game and seed give the same reply."""
-        if p.game.is_terminal(p.state):
-            raise RequestError("the game is over: the agent has no move")
-        agent = self.get(p.game, spec)
-        rng = np.random.default_rng([self.seed, len(p.moves)])
-        result = agent.choose(p.game, p.state, rng)
-        text = p.game.move_text(p.state, result.move)
-        return played(p, result.move), {"move": text, "value": result.value, "agent": agent.name}

@@ -4,6 +4,7 @@ their games into data sets."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -127,7 +128,7 @@ def extract(path: str, output: str, drop_draws: bool, min_plies: int, discount: 
     kept = data.provenance["generator"]["extract"]["games"]
     if not kept:
         raise GameRecordError(
-            f"{path}: no game to extract ({len(skipped)} did not replay or were left out)"
+            f"{path}: no game to extract ({_left_out(games, skipped, drop_draws, min_plies)})"
         )
     write_dataset(output, data)
     click.echo(f"{len(data)} positions from {kept} games -> {output}")
@@ -136,3 +137,23 @@ def extract(path: str, output: str, drop_draws: bool, min_plies: int, discount: 
 
 
 COMMANDS = [pdn]
+
+
+def _left_out(
+    games: list[dict[str, Any]], skipped: dict[int, str], drop_draws: bool, min_plies: int
+) -> str:
+    """Why every game of a file was left out of ``extract``: how many for each reason."""
+    finished = ("1-0", "0-1", "1/2-1/2")
+    unfinished = sum(1 for g in games if g["result"] not in finished)
+    short = sum(
+        1 for g in games if g["result"] in finished and len(g["states"]) - 1 < max(min_plies, 1)
+    )
+    draws = len(games) - unfinished - short if drop_draws else 0
+    parts = [
+        f"{len(skipped)} did not replay or use other rules" if skipped else "",
+        f"{unfinished} have no result (*)" if unfinished else "",
+        f"{short} are shorter than --min-plies {min_plies}" if short else "",
+        f"{draws} are draws (--drop-draws)" if draws else "",
+    ]
+    total = len(games) + len(skipped)
+    return f"of {total} games, " + ", ".join(p for p in parts if p)

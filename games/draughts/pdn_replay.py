@@ -17,6 +17,9 @@ import attrs
 from mindgames.errors import GameRecordError, MindgamesError
 from mindgames.games.draughts.engine import SQ
 from mindgames.games.draughts.pdn_tree import (
+    ENGLISH_DRAUGHTS,
+    GAME_TYPE_TAG,
+    GAME_TYPES,
     GIVEAWAY,
     RESULTS,
     VARIANT_TAG,
@@ -57,10 +60,14 @@ def rules_for(game: PdnGame, default: Draughts | None = None) -> Draughts:
 
     Replay turns the draw rules off (the record says when the game ended), keeping the class.
     """
-    game_type = game.tags.get("GameType", "").strip()
-    if game_type and game_type.split(",")[0].strip() != "21":
+    game_type = game.tags.get(GAME_TYPE_TAG, "").strip()
+    number = game_type.split(",")[0].strip()
+    if game_type and number != ENGLISH_DRAUGHTS:
+        known = GAME_TYPES.get(number)
+        name = f" ({known})" if known else ""
         raise GameRecordError(
-            f"game {game.number}: GameType {game_type!r} is not American checkers (21)"
+            f"game {game.number}: GameType {game_type!r}{name} is not English draughts "
+            f"(American checkers, GameType {ENGLISH_DRAUGHTS})"
         )
     variant = " ".join(game.tags.get(VARIANT_TAG, "").lower().split())
     if variant in _GIVEAWAY_NAMES:
@@ -292,7 +299,11 @@ def clean(game: PdnGame, played: Replay) -> PdnGame:
         attrs.evolve(node, text=texts[i]) if i < len(texts) else node
         for i, node in enumerate(game.moves)
     )
-    return attrs.evolve(game, moves=moves)
+    tags = dict(game.tags)
+    tags.setdefault(GAME_TYPE_TAG, ENGLISH_DRAUGHTS)  # the standard reads no GameType as 10x10
+    if isinstance(played.rules, Giveaway):
+        tags.setdefault(VARIANT_TAG, GIVEAWAY)
+    return attrs.evolve(game, moves=moves, tags=tags)
 
 
 def _result_of(rules: Draughts, state: DraughtsState) -> str:
@@ -316,7 +327,7 @@ def record(
     other than the initial position) are set from ``rules`` and ``start``.
     """
     state = rules.initial_state() if start is None else start
-    head: dict[str, str] = {"GameType": "21"}
+    head: dict[str, str] = {GAME_TYPE_TAG: ENGLISH_DRAUGHTS}
     if isinstance(rules, Giveaway):
         head[VARIANT_TAG] = GIVEAWAY
     if start is not None and rules.position_text(start) != rules.position_text(

@@ -23,6 +23,21 @@ SETUP_TAGS = ("GameType", "Variant", "SetUp", "FEN")
 #: the tag of our own that marks a give-away game (the standard has no GameType for it)
 VARIANT_TAG = "Variant"
 GIVEAWAY = "giveaway"
+#: the PDN standard's GameType of English draughts (American checkers), written on every game we
+#: write: a game without it is 10x10 international draughts by the standard. Give-away is
+#: played on the same board with the same moves, and the standard has no number for it (42-49
+#: are kept for future draughts), so it is ``21`` with ``Variant "giveaway"``.
+GAME_TYPE_TAG = "GameType"
+ENGLISH_DRAUGHTS = "21"
+#: the game types the PDN standard numbers (pdn.fmjd.org/gametype.html), for messages
+GAME_TYPES = {
+    "0": "chess", "1": "Chinese chess", "20": "10x10 international draughts",
+    "21": "English draughts", "22": "Italian draughts", "23": "American pool checkers",
+    "24": "Spanish draughts", "25": "Russian draughts", "26": "Brazilian draughts",
+    "27": "Canadian draughts", "28": "Portuguese draughts", "29": "Czech draughts",
+    "30": "Turkish draughts", "31": "Thai draughts", "40": "Frisian draughts",
+    "41": "Spantsiretti draughts", "50": "Othello",
+}  # fmt: skip
 LINE_WIDTH = 79
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
@@ -144,34 +159,64 @@ def _comment_words(text: str) -> list[str]:
     return words
 
 
+#: marks in the word list of ``_line_words``: a variation opens (glued to the word after it)
+#: and closes (glued to the word before it)
+_OPEN, _CLOSE = 1, -1
+
+
 def _line_words(moves: tuple[PdnMove, ...], ply: int, first_side: int, out: list[str]) -> None:
-    """Append the words of a line of moves starting at ``ply`` (numbers, comments, variations)."""
-    need_number = True
-    for i, move in enumerate(moves):
-        n = ply + i + first_side
+    """Append the words of a line of moves starting at ``ply`` (numbers, comments, variations).
+
+    A walk with its own stack, not recursion: a game may nest variations thousands deep
+    (``pdn convert`` of 1,000 nested variations was a RecursionError).
+    """
+    tokens: list[str | int] = []
+    # frames: (line, its first ply, index of the next move, need a number, is a variation)
+    stack: list[tuple[tuple[PdnMove, ...], int, int, bool, bool]] = [(moves, ply, 0, True, False)]
+    while stack:
+        line, start, i, need_number, nested = stack.pop()
+        if nested and i == 0:
+            tokens.append(_OPEN)
+        if i >= len(line):
+            if nested:
+                tokens.append(_CLOSE)
+            continue
+        move = line[i]
+        n = start + i + first_side
         for comment in move.before:
-            out.extend(_comment_words(comment))
+            tokens.extend(_comment_words(comment))
             need_number = True
         word = move.text + move.annotation
         if n % 2 == 0:
             word = f"{n // 2 + 1}. {word}"  # a number stays on the line of its move
         elif need_number:
             word = f"{n // 2 + 1}... {word}"
-        out.append(word)
-        need_number = False
+        tokens.append(word)
         for comment in move.comments:
-            out.extend(_comment_words(comment))
-            need_number = True
-        for variation in move.variations:
-            inner: list[str] = []
-            _line_words(variation, ply + i, first_side, inner)
-            if inner:
-                inner[0] = "(" + inner[0]
-                inner[-1] = inner[-1] + ")"
+            tokens.extend(_comment_words(comment))
+        stack.append((line, start, i + 1, bool(move.comments or move.variations), nested))
+        for variation in reversed(move.variations):  # popped in their written order
+            stack.append((variation, start + i, 0, True, True))
+    _glue(tokens, out)
+
+
+def _glue(tokens: list[str | int], out: list[str]) -> None:
+    """Words from ``_line_words``' tokens: an opening parenthesis joins the next word, a
+    closing one the word before (an empty variation is ``()``)."""
+    prefix = ""
+    for token in tokens:
+        if token == _OPEN:
+            prefix += "("
+        elif token == _CLOSE:
+            if prefix:
+                out.append(prefix + ")")
+                prefix = ""
             else:
-                inner = ["()"]
-            out.extend(inner)
-            need_number = True
+                out[-1] += ")"
+        else:
+            assert isinstance(token, str)
+            out.append(prefix + token)
+            prefix = ""
 
 
 def _wrap(words: list[str]) -> list[str]:

@@ -244,11 +244,18 @@ class Draughts(Game):
 
     def export_games(self, games: Sequence[dict[str, Any]]) -> tuple[str, str] | None:
         """Played games as PDN (tournaments write them beside their results)."""
-        from mindgames.games.draughts.pdn_tree import GIVEAWAY, VARIANT_TAG, PdnGame, write_pdn
+        from mindgames.games.draughts.pdn_tree import (
+            ENGLISH_DRAUGHTS,
+            GAME_TYPE_TAG,
+            GIVEAWAY,
+            VARIANT_TAG,
+            PdnGame,
+            write_pdn,
+        )
 
         out = []
         for g in games:
-            tags = dict(g.get("tags", {}))
+            tags = {GAME_TYPE_TAG: ENGLISH_DRAUGHTS, **g.get("tags", {})}
             if self.losing:
                 tags[VARIANT_TAG] = GIVEAWAY
             if g.get("position") is not None:

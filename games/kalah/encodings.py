@@ -15,6 +15,9 @@
   turn (0/1) and the seeds its store gains (the sowing's pass plus a capture, / 2n) per pit, and
   the best gain of each side.
 * ``material`` -- the store difference in seeds (the material model squashes it).
+
+Every one has a compiled kernel (games/kalah/kernels.py ``encode``) that reads its
+``kernel_options``.
 """
 
 from __future__ import annotations
@@ -55,7 +58,14 @@ def kalah14(game: Kalah, options: Kalah14Options) -> Encoding:
         # a ``StateRows`` row starts with the fields seen from the mover (games/kalah/rows.py)
         return rows[:, :width] * factor
 
-    return Encoding("kalah14", columns, encode, encode_batch, encode_rows=encode_rows)
+    return Encoding(
+        "kalah14",
+        columns,
+        encode,
+        encode_batch,
+        encode_rows=encode_rows,
+        kernel_options=(float(options.scale),),
+    )
 
 
 def _captures(game: Kalah, fields: list[int], own: range, skip: int) -> set[int]:
@@ -119,7 +129,7 @@ def features(game: Kalah, options: None) -> Encoding:
             ]
         )
 
-    return Encoding("kalah-features", columns, encode)
+    return Encoding("kalah-features", columns, encode, kernel_options=())
 
 
 @attrs.frozen
@@ -157,7 +167,7 @@ def counts(game: Kalah, options: CountsOptions) -> Encoding:
         x[rows, np.array(hot) + np.minimum(f[:, pits], top)] = 1.0
         return x
 
-    return Encoding("kalah-counts", columns, encode, encode_batch)
+    return Encoding("kalah-counts", columns, encode, encode_batch, kernel_options=(float(levels),))
 
 
 def _move_effects(game: Kalah, pos: int, side: int) -> tuple[list[float], list[int]]:
@@ -223,7 +233,7 @@ def moves(game: Kalah, options: None) -> Encoding:
     def encode_batch(states: Sequence[KalahState]) -> np.ndarray:
         return np.array([row(s) for s in states], dtype=float).reshape(-1, len(columns))
 
-    return Encoding("kalah-moves", columns, encode, encode_batch)
+    return Encoding("kalah-moves", columns, encode, encode_batch, kernel_options=())
 
 
 def material(game: Kalah, options: None) -> Encoding:
@@ -240,4 +250,4 @@ def material(game: Kalah, options: None) -> Encoding:
         d = ((pos >> south) & mask) - ((pos >> north) & mask)
         return (d,) if state[1] == 0 else (-d,)
 
-    return Encoding("material", ("store_diff",), encode, encode_py=encode_py)
+    return Encoding("material", ("store_diff",), encode, encode_py=encode_py, kernel_options=())

@@ -23,6 +23,7 @@ from mindgames.games.kalah import rows
 from mindgames.games.kalah.board import board as board_picture
 from mindgames.games.kalah.board import move_cells as move_pit
 from mindgames.games.kalah.engine import Tables, perft, sow, sweep, tables
+from mindgames.kernels import GameKernels
 
 KalahState = tuple[int, int, int]
 
@@ -154,6 +155,13 @@ class Kalah(Game):
         from mindgames.games.kalah.solver import solve
 
         return solve(self, state).value
+
+    def kernels(self) -> GameKernels:
+        """The compiled path's description (``HasKernels``; games/kalah/kernelinfo.py): every
+        size and both capture rules have kernels."""
+        from mindgames.games.kalah.kernelinfo import game_kernels
+
+        return game_kernels(self)
 
     def pieces(self, state: KalahState) -> int:
         """Seeds left in the pits (``CountsPieces``): how much of the game is still to play."""

@@ -1,15 +1,22 @@
 """An exact Kalah solver: alpha-beta on the final margin, MTD(f), and a transposition table.
 
 The value of a position is the final margin (mover's store minus the other's) of the side to
-move under perfect play by both sides. Searching works on the packed ints of ``rules``.
+move under perfect play by both sides. ``solve_python`` searches the packed ints of ``rules``
+(the reference); ``solve_compiled`` runs the same search, node for node, compiled over the
+kernels' rows (games/kalah/solverkernels.py), and stays interruptible by signals (``--time``,
+Ctrl-C) however long it runs. ``solve`` takes the compiled one when the compiled path is
+enabled (``mindgames.compiled.enabled``: numba imports and the environment variable
+``MINDGAMES_PYTHON_PATH`` is unset, empty or ``0``).
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 import attrs
+import numpy as np
 
 from mindgames.games.kalah.engine import sow
 from mindgames.games.kalah.rules import Kalah, KalahState
@@ -24,8 +31,78 @@ class Solution:
     seconds: float
 
 
+#: the compiled solver's first frames (plies); they double when a game goes deeper
+FIRST_DEPTH = 256
+#: the compiled solver's largest table (rows of 56-120 bytes; half of them used): about 1 GB
+MAX_ROWS = 1 << 24
+#: how often (seconds) the caller looks for signals while a threaded solve runs
+POLL_SECONDS = 0.05
+
+
 def solve(game: Kalah, state: KalahState) -> Solution:
-    """Solve ``state`` exactly."""
+    """Solve ``state`` exactly: compiled when it can (module docstring), else in Python."""
+    from mindgames import compiled
+
+    if compiled.enabled():
+        return solve_compiled(game, state)
+    return solve_python(game, state)
+
+
+def solve_compiled(game: Kalah, state: KalahState, *, max_rows: int = MAX_ROWS) -> Solution:
+    """``solve_python``'s search compiled: the same value, best moves and nodes (the nodes may
+    exceed Python's once the table holds ``max_rows`` rows, a power of two; solverkernels.py).
+
+    The kernel runs in a thread of its own, without the GIL, while this one waits and handles
+    signals: an exception raised by a handler (a time limit, Ctrl-C) stops the kernel and
+    propagates. (A signal handled while the kernel's own thread returns from it would surface
+    as a SystemError instead.)
+    """
+    from mindgames.games.kalah.solverkernels import C_STOP, DEEP, solve_row
+
+    gk = game.kernels()
+    row = gk.to_row(state)
+    depth = FIRST_DEPTH
+    control = np.array([0, 0, max_rows], dtype=np.int64)  # no node budget, not stopped
+
+    def run() -> tuple[int, int, int, np.ndarray]:
+        nonlocal depth
+        while True:
+            outcome, value, nodes, best = solve_row(gk.params, row, depth, control)
+            if outcome != DEEP:
+                return outcome, value, nodes, best
+            depth *= 2
+
+    found: list[tuple[int, int, int, np.ndarray]] = []
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            found.append(run())
+        except BaseException as error:  # handed to the waiting thread
+            failed.append(error)
+
+    start = time.perf_counter()
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(POLL_SECONDS)
+    except BaseException:
+        control[C_STOP] = 1
+        worker.join()
+        raise
+    if failed:
+        raise failed[0]
+    answer = found[0]
+    seconds = time.perf_counter() - start
+    _, value, nodes, best = answer
+    value = int(value)
+    south = value if state[1] == 0 else -value
+    return Solution(value, south, tuple(int(b) for b in best), int(nodes), seconds)
+
+
+def solve_python(game: Kalah, state: KalahState) -> Solution:
+    """Solve ``state`` exactly in pure Python (the reference)."""
     t = game.t
     empty_capture = game.empty_capture
     b, mask, m = t.bits, t.mask, t.pits

@@ -35,6 +35,12 @@ from mindgames.search import SearchResult
 if TYPE_CHECKING:
     from mindgames.plugins.searchers.alphabeta import AlphaBeta
 
+
+def _greedy_options() -> AlphaBeta:
+    from mindgames.plugins.searchers.alphabeta import AlphaBeta
+
+    return AlphaBeta(depth=1)
+
 TEMPLATE = Path(__file__).with_name("alphabeta_kernel.py")
 #: the template's globals, bound to the game's kernels and to the model's ``value``
 GAME_NAMES = (
@@ -169,6 +175,8 @@ class _Buffers:
 #: slots of the transposition table: more than twice the Python table's limit of entries
 #: (alphabeta.TT_LIMIT, cleared when reached), so open addressing never fills it
 TABLE_SLOTS = 1 << 22
+#: the slots a search starts with (a table of a few thousand entries stays in the cache)
+FIRST_SLOTS = 1 << 10
 #: each thread's own table and buffers (serve searches in threads), made once and reused:
 #: zeroed pages cost nothing until written, and a new generation empties the table at once
 _local = threading.local()
@@ -182,11 +190,12 @@ def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             np.zeros(TABLE_SLOTS, dtype=np.int64),
             np.zeros((TABLE_SLOTS, 7), dtype=np.int64),
             np.zeros(TABLE_SLOTS, dtype=np.float64),
-            np.zeros(2, dtype=np.int64),
+            np.zeros(3, dtype=np.int64),
         )
     tkey, tint, tval, tgen = tables
-    tgen[0] += 1
+    tgen[0] += 1  # a new generation: every slot is empty
     tgen[1] = 0
+    tgen[2] = FIRST_SLOTS - 1  # the slots in use (alphabeta_kernel.grow doubles them)
     return tkey, tint, tval, tgen
 
 
@@ -219,8 +228,8 @@ def search(
     gk = p.game
     rootrow = np.ascontiguousarray(gk.to_row(state), dtype=np.int64)
     canon = list(game.children(state))
-    position = {id(move): i for i, (move, _) in enumerate(canon)}
-    perm = np.array([_index(canon, move, position) for move, _ in kids], dtype=np.int64)
+    place = {move: i for i, (move, _) in enumerate(canon)}
+    perm = np.array([place[move] for move, _ in kids], dtype=np.int64)
     deadline = None if o.time is None else start + o.time
     table = _table()
     from mindgames.plugins.searchers.pyrandom_kernel import seeded  # numba: only when searching
@@ -292,12 +301,6 @@ def search(
     return SearchResult(canon[index][0], value, pv, stats)
 
 
-def _index(canon: list[tuple[Move, State]], move: Move, position: dict[int, int]) -> int:
-    """The place of a root move in generation order (by identity, else by equality)."""
-    i = position.get(id(move))
-    return i if i is not None else [m for m, _ in canon].index(move)
-
-
 def _replay(game: Game, state: State, indices: list[int]) -> tuple[Move, ...]:
     """The moves of a principal variation given as child indices, played from ``state``."""
     pv: list[Move] = []
@@ -308,3 +311,29 @@ def _replay(game: Game, state: State, indices: list[int]) -> tuple[Move, ...]:
         move, state = kids[i]
         pv.append(move)
     return tuple(pv)
+
+
+def greedy_values(
+    game: Game, state: State, evaluator: Evaluator | None, null: bool, quick_wins: bool
+) -> list[float] | None:
+    """The ``greedy`` searcher's child values (generation order) on the compiled path, or None
+    when the game, the encoding or the model has no kernels (the Python path then)."""
+    options = attrs.evolve(_greedy_options(), quick_wins=quick_wins, null=null)
+    p = plan(options, game, None if null else evaluator)
+    if p is None:
+        return None
+    kernel = _kernel_module(p)
+    gk = p.game
+    size = 1
+    b = _Buffers(p, options, size, game.turns_alternate, _table(), np.zeros(1, np.int64))
+    arrays = (gk.params, p.ev, p.eopts, b.x, b.mmeta, b.mparams, b.opt, b.c, *b.table)
+    arrays += (b.kids, b.kmoves, b.korder, b.killers, b.pvt, b.pvlen, b.sv, b.skind, b.mt)
+    values = np.zeros(gk.max_children)
+    rootrow = np.ascontiguousarray(gk.to_row(state), dtype=np.int64)
+    n = kernel.greedy(rootrow, arrays, values)
+    if n < 0:
+        raise MindgamesError(
+            f"game {game.spec()!r}: a position has more moves than its kernels' bound "
+            f"max_children={gk.max_children}"
+        )
+    return values[:n].tolist()

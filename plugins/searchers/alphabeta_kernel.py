@@ -65,21 +65,50 @@ XF, XC, EXT, NULL, QUICK, USE_TT, ORDERING, PVS, BUDGET, ALTERNATE, PLAIN, BATCH
 STATIC, SEARCHED, EVALUATED = 0, 1, 2
 
 #: the table's columns (``tint``): generation stamp, depth, extension, flag, move, resolved,
-#: moves; its key and value live in ``tkey`` and ``tval``; ``tgen`` holds the generation and
-#: the number of entries of it. A slot whose stamp is not the current generation is empty, so
-#: clearing the table (a new search, or TT_LIMIT entries) is one increment.
+#: moves; its key and value live in ``tkey`` and ``tval``; ``tgen`` holds the generation, the
+#: number of entries of it and the mask of the slots in use. A slot whose stamp is not the
+#: current generation is empty, so clearing the table (a new search, or TT_LIMIT entries) is
+#: one increment. The slots in use start few and double when half full (``grow``): a search
+#: of a few thousand positions keeps its table in the processor's cache.
 T_STAMP, T_DEPTH, T_EXT, T_FLAG, T_MOVE, T_RESOLVED, T_MOVES = range(7)
+GEN, COUNT, MASK = 0, 1, 2
 
 
 @njit(cache=True)
 def probe(tkey, tint, tgen, key):
     """The slot of ``key`` in the table, or of the empty slot where it would go."""
-    mask = tkey.shape[0] - 1
+    mask = tgen[MASK]
     slot = (key ^ (key >> 29)) * -7046029254386353131 >> 20 & mask
-    gen = tgen[0]
+    gen = tgen[GEN]
     while tint[slot, T_STAMP] == gen and tkey[slot] != key:
         slot = (slot + 1) & mask
     return slot
+
+
+@njit(cache=True)
+def grow(tkey, tint, tval, tgen):
+    """Double the slots in use (up to the arrays' size), moving this generation's entries."""
+    size = tgen[MASK] + 1
+    if 2 * size > tkey.shape[0]:
+        return
+    gen = tgen[GEN]
+    keys = np.empty(tgen[COUNT], dtype=np.int64)
+    ints = np.empty((tgen[COUNT], 7), dtype=np.int64)
+    vals = np.empty(tgen[COUNT], dtype=np.float64)
+    k = 0
+    for slot in range(size):
+        if tint[slot, T_STAMP] == gen:
+            keys[k] = tkey[slot]
+            ints[k, :] = tint[slot, :]
+            vals[k] = tval[slot]
+            tint[slot, T_STAMP] = 0  # generations start at 1: 0 is never current
+            k += 1
+    tgen[MASK] = 2 * size - 1
+    for j in range(k):
+        slot = probe(tkey, tint, tgen, keys[j])
+        tkey[slot] = keys[j]
+        tint[slot, :] = ints[j, :]
+        tval[slot] = vals[j]
 
 
 @njit(cache=True)
@@ -114,9 +143,9 @@ def evaluate(gp, row, ev, eopts, x, mmeta, mparams):
 @njit(cache=True)
 def check(c, opt, tgen):
     """The periodic look at the table's size and the node budget; True when out of budget."""
-    if tgen[1] >= TT_LIMIT:
-        tgen[0] += 1
-        tgen[1] = 0
+    if tgen[COUNT] >= TT_LIMIT:
+        tgen[GEN] += 1
+        tgen[COUNT] = 0
     budget = opt[BUDGET]
     if budget >= 0 and c[NODES] >= budget:
         c[STOP] = 1
@@ -185,7 +214,7 @@ def node(row, d, ext, alpha, beta, ply, s):
     if opt[USE_TT]:
         key = g_key(gp, row)
         slot = probe(tkey, tint, tgen, key)
-        if tint[slot, T_STAMP] == tgen[0]:
+        if tint[slot, T_STAMP] == tgen[GEN]:
             hint = tint[slot, T_MOVE]
             v = tval[slot]
             flag, resolved, n = tint[slot, T_FLAG], tint[slot, T_RESOLVED], tint[slot, T_MOVES]
@@ -358,10 +387,13 @@ def node(row, d, ext, alpha, beta, ply, s):
         elif stored < -PROVEN:
             stored -= ply * STEP
         slot = probe(tkey, tint, tgen, key)
-        if tint[slot, T_STAMP] != tgen[0]:
-            tint[slot, T_STAMP] = tgen[0]
+        if tint[slot, T_STAMP] != tgen[GEN]:
+            if 2 * (tgen[COUNT] + 1) > tgen[MASK] + 1:
+                grow(tkey, tint, tval, tgen)
+                slot = probe(tkey, tint, tgen, key)
+            tint[slot, T_STAMP] = tgen[GEN]
             tkey[slot] = key
-            tgen[1] += 1
+            tgen[COUNT] += 1
         tint[slot, T_DEPTH] = d
         tint[slot, T_EXT] = ext
         tint[slot, T_FLAG] = flag
@@ -427,3 +459,26 @@ def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv
             if v > best:
                 best = v
     return count
+
+
+@njit(cache=True)
+def greedy(rootrow, s, values):
+    """The one-ply values of the root's children in generation order, for the side to move
+    (the ``greedy`` searcher: terminal children exactly, the others by the evaluator or 0 when
+    ``opt[NULL]``); returns how many, or -1 when the buffer is too small."""
+    gp, ev, eopts, x, mmeta, mparams, opt = s[0], s[1], s[2], s[3], s[4], s[5], s[6]
+    kids, kmoves = s[12], s[13]
+    n = g_children(gp, rootrow, kids, kmoves)
+    if n < 0 or n > values.shape[0]:
+        return -1
+    side = g_to_move(gp, rootrow)
+    for i in range(n):
+        child = kids[i]
+        if g_is_terminal(gp, child):
+            v = terminal(gp, child, 1, opt[QUICK])
+        elif opt[NULL]:
+            v = 0.0
+        else:
+            v = evaluate(gp, child, ev, eopts, x, mmeta, mparams)
+        values[i] = -v if g_to_move(gp, child) != side else v
+    return n

@@ -9,6 +9,7 @@ import numpy as np
 
 from mindgames.game import Game, State
 from mindgames.model import Evaluator
+from mindgames.plugins.searchers.alphabeta_compiled import greedy_values
 from mindgames.plugins.searchers.common import (
     TIE,
     make_stats,
@@ -39,6 +40,24 @@ class Greedy(Searcher):
         pairs = root_children(game, state, self.random_ties, rng)
         moves = [move for move, _ in pairs]
         kids = [child for _, child in pairs]
+        compiled = greedy_values(game, state, evaluator, self.null, self.quick_wins)
+        if compiled is not None:
+            # in generation order: put them in the order of ``pairs`` (shuffled for ties)
+            place = {move: i for i, move in enumerate(game.legal_moves(state))}
+            values = [compiled[place[move]] for move in moves]
+        else:
+            values = self._values(game, state, kids, evaluator)
+        best = max(values)
+        ties = [i for i, v in enumerate(values) if v >= best - TIE] if self.random_ties else []
+        pick = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else values.index(best)
+        path = "python" if compiled is None else "compiled"
+        stats = make_stats(1, len(kids), 1, time.perf_counter() - start, len(moves), path)
+        return SearchResult(moves[pick], values[pick], (moves[pick],), stats)
+
+    def _values(
+        self, game: Game, state: State, kids: list[State], evaluator: Evaluator | None
+    ) -> list[float]:
+        """Every child's value for the side to move (the Python path)."""
         side = game.to_move(state)
         values = [0.0] * len(kids)
         todo = []
@@ -54,11 +73,7 @@ class Greedy(Searcher):
         for i, child in enumerate(kids):
             if game.to_move(child) != side:
                 values[i] = -values[i]
-        best = max(values)
-        ties = [i for i, v in enumerate(values) if v >= best - TIE] if self.random_ties else []
-        pick = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else values.index(best)
-        stats = make_stats(1, len(kids), 1, time.perf_counter() - start, len(moves))
-        return SearchResult(moves[pick], values[pick], (moves[pick],), stats)
+        return values
 
 
 @attrs.frozen

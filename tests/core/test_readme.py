@@ -3,6 +3,7 @@ every command and option a ``mindgames`` line of a console block uses exists."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from pathlib import Path
@@ -61,3 +62,27 @@ def test_every_command_and_option_of_a_page_exists(page):
         known = {name for p in command.params for name in getattr(p, "opts", [])} | {"--help"}
         used = {w.split("=")[0] for w in rest if w.startswith("-") and w != "-"}
         assert used <= known, (" ".join(words), used - known)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    os.environ.get("MINDGAMES_TOUR_TEST") != "1",
+    reason="the tour takes minutes (two trainings, a checkers gauntlet): MINDGAMES_TOUR_TEST=1 "
+    "runs it (.ci/run does)",
+)
+def test_the_tour_and_playing_md_run_verbatim_in_order_on_a_fresh_clone(tmp_path):
+    """Issue 38, defect 6: the tour and docs/playing.md named files nothing made
+    (``games.pdn``, ``runs/td-s*``, ``runs/gauntlet``). Every line runs as written, after
+    ``make demo``, in a directory holding only what a fresh clone holds (``play`` reads
+    ``quit``; ``serve`` starts on a free port and is stopped)."""
+    from support.tour import console_commands, demo_command, fresh_clone, run_line
+
+    clone = fresh_clone(tmp_path)
+    lines = [
+        demo_command(),
+        *console_commands(README, "## A tour"),
+        *console_commands(ROOT / "docs" / "playing.md"),
+    ]
+    assert len(lines) > 40
+    for words in lines:
+        run_line(words, clone)

@@ -305,3 +305,13 @@ def test_serve_leaves_out_a_recorded_game_that_does_not_replay_and_says_so(tmp_p
         f"{results}: game 1 does not replay: ply 1: pit 9 is not a legal move "
         "(legal: 1, 2, 3, 4, 5, 6): left out"
     )
+
+
+def test_a_request_cannot_pose_as_the_servers_client_socket(app):
+    """The client's socket reaches the agent from the server only: a body key of that name is
+    dropped, never used as a socket."""
+    from mindgames.web.app import CLIENT
+
+    body = {"game": KALAH, "moves": [], "agent": "alphabeta:depth=3,eval=material", CLIENT: "x"}
+    code, answer = call(app, "POST", "/api/agent", body)
+    assert code == 200 and answer["reply"]["move"]

@@ -13,7 +13,7 @@ from mindgames.errors import IllegalMoveError, MindgamesError, NotationError
 from mindgames.game import Game
 from mindgames.games.kalah.engine import perft, perft_made
 from mindgames.games.kalah.rules import Kalah
-from mindgames.games.kalah.solver import solve
+from mindgames.games.kalah.solver import solve, solve_python
 
 START = "4,4,4,4,4,4;0;4,4,4,4,4,4;0;S"
 
@@ -292,8 +292,10 @@ def test_solver_agrees_with_brute_force(pits, seeds, sample, empty_capture):
     game = Kalah(pits=pits, seeds=seeds, empty_capture=empty_capture)
     states = positions(game, sample, np.random.default_rng(pits * 100 + seeds))
     for state in states:
-        sol = solve(game, state)
+        sol = solve(game, state)  # compiled (games/kalah/solverkernels.py)
         assert sol.value == brute_force(game, state), game.position_text(state)
+        py = solve_python(game, state)  # the same search in Python, node for node
+        assert (py.value, py.best_moves, py.nodes) == (sol.value, sol.best_moves, sol.nodes)
         assert sol.south_margin == (sol.value if state[1] == 0 else -sol.value)
         for move in sol.best_moves:  # every reported best move keeps the value
             child = game.play(state, move)

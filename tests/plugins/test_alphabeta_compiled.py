@@ -124,3 +124,31 @@ def test_compiled_search_equals_python_for_any_options(registry, seed, depth, ex
     with pytest.MonkeyPatch.context() as monkeypatch:
         python, compiled = both_paths(registry, spec, state, seed, monkeypatch)
     same(python, compiled)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "greedy:eval=material",
+        "greedy:eval=material,random_ties=true",
+        "greedy:null=true,eval=material",
+    ],
+)
+def test_compiled_greedy_equals_python_greedy(registry, spec, monkeypatch):
+    game = registry.game("tictactoe")
+    agent = build_agent(registry, game, spec)
+    for i, state in enumerate(positions(game, 3, 20)):
+        results = []
+        for force in ("1", "0"):
+            monkeypatch.setenv("MINDGAMES_PYTHON_PATH", force)
+            rng = np.random.default_rng(i)
+            results.append(agent.searcher.search(game, state, agent.evaluator, rng))
+        python, compiled = results
+        assert (compiled.move, compiled.pv, compiled.stats.nodes, compiled.stats.leaves) == (
+            python.move,
+            python.pv,
+            python.stats.nodes,
+            python.stats.leaves,
+        )
+        assert compiled.value == pytest.approx(python.value, abs=1e-12)
+        assert (python.stats.path, compiled.stats.path) == ("python", "compiled")

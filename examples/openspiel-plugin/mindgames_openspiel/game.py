@@ -9,7 +9,8 @@ game (a replay from the start), which OpenSpiel's state strings do not promise.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -160,14 +161,17 @@ class OpenSpiel(Game):
 
     # --- text --------------------------------------------------------------------------------
     def move_text(self, state: SpielState, move: int) -> str:
-        return state.spiel.action_to_string(state.player, move)
+        return _text(lambda: state.spiel.action_to_string(state.player, move), self.game)
 
     def parse_move(self, state: SpielState, text: str) -> int:
         """The legal action whose text is ``text``; the table of the last state is kept."""
         last, table = self._parsed
         if last is not state:
             spiel, player = state.spiel, state.player
-            table = {spiel.action_to_string(player, a): a for a in spiel.legal_actions()}
+            table = {
+                _text(functools.partial(spiel.action_to_string, player, a), self.game): a
+                for a in spiel.legal_actions()
+            }
             self._parsed[:] = [state, table]
         action = table.get(text.strip())
         if action is None:
@@ -192,4 +196,16 @@ class OpenSpiel(Game):
         return replay(self.game, [int(w) for w in words])
 
     def render(self, state: SpielState) -> str:
-        return str(state.spiel)
+        return _text(lambda: str(state.spiel), self.game)
+
+
+def _text(write: Callable[[], str], game: str) -> str:
+    """OpenSpiel's text of a move or a position; one line, not a traceback, when OpenSpiel
+    writes bytes that are not UTF-8 (a board larger than its notation names)."""
+    try:
+        return write()
+    except UnicodeDecodeError:
+        raise NotationError(
+            f"OpenSpiel cannot write this {game} move or position as text (its notation does "
+            "not reach that far); choose smaller parameters"
+        ) from None

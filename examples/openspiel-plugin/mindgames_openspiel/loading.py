@@ -100,7 +100,24 @@ def load(text: str) -> Any:
     missing = missing_properties(game.get_type(), game.num_players())
     if missing:
         raise _refuse(text, missing)
+    _check_texts(text, game)
     return game
+
+
+def _check_texts(text: str, game: Any) -> None:
+    """Refuse a game whose start position or first moves OpenSpiel cannot write as text:
+    parameters beyond what its notation names (``breakthrough(columns=200)`` runs out of column
+    letters and writes bytes that are not UTF-8)."""
+    state = game.new_initial_state()
+    try:
+        str(state)
+        for action in state.legal_actions():
+            state.action_to_string(state.current_player(), action)
+    except UnicodeDecodeError:
+        raise ConfigError(
+            f"OpenSpiel game {text!r}: OpenSpiel cannot write its positions or moves as text "
+            "(its notation does not reach that far); choose smaller parameters"
+        ) from None
 
 
 def canonical(text: str) -> str:
