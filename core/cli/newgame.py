@@ -19,8 +19,14 @@ from mindgames.scaffold import write_skeleton
     type=click.Path(file_okay=False, path_type=Path),
     help="Where to write it (new or empty); default ./mindgames-NAME.",
 )
-def new_game(name: str, directory: Path | None) -> None:
-    """Write a plugin distribution for a new game: pyproject, game, encoding, test, README."""
+@click.option(
+    "--kernels",
+    is_flag=True,
+    help="Also write kernels.py: the compiled path's functions as numba stubs to fill in.",
+)
+def new_game(name: str, directory: Path | None, kernels: bool) -> None:
+    """Write a plugin distribution for a new game: pyproject, game, encoding, test, README
+    (and with --kernels a kernel module for the compiled path)."""
     installed = get_registry().games.get(name)
     if installed is not None:  # two games of one name stop every command once both are installed
         raise MindgamesError(
@@ -28,7 +34,7 @@ def new_game(name: str, directory: Path | None) -> None:
             "choose another name"
         )
     target = directory or Path(f"mindgames-{name.replace('_', '-')}")
-    written = write_skeleton(name, target)
+    written = write_skeleton(name, target, kernels=kernels)
     for path in written:
         click.echo(f"wrote {path}")
     click.echo(

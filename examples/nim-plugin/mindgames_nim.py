@@ -1,13 +1,16 @@
 """Nim as a third-party mindgames plugin: take 1-3 objects from one heap; taking the last wins.
 
 The example of docs/plugins.md: a game and two encodings, registered through the ``mindgames``
-entry point of this distribution and nothing else.
+entry point of this distribution and nothing else. Its kernels (the compiled path) are the
+second module of the distribution, ``mindgames_nim_kernels``: ``Nim.kernels()`` names it, and
+mindgames imports it only to search or check compiled, so importing this module loads no numba.
 """
 
 import attrs
 import numpy as np
 
 from mindgames import Encoding, EncodingInfo, Game, GameInfo, NotationError, hookimpl
+from mindgames.kernels import GameKernels
 
 
 def _positive_heaps(instance, attribute, heaps):
@@ -67,10 +70,25 @@ class Nim(Game):
     def known_perft(self):
         return [("2,1 a", (3, 5, 3))] if self.heaps == (1, 2, 3) else []
 
+    def kernels(self):
+        """The compiled description: a state's row is its side to move, then its heaps."""
+        return GameKernels(
+            module="mindgames_nim_kernels",  # imported by name, on demand
+            params=np.array(self.heaps, dtype=np.int64),  # the start, for `progress`
+            width=1 + len(self.heaps),
+            max_children=3 * len(self.heaps),  # at most 1-3 from each heap
+            to_row=lambda state: np.array([state[1], *state[0]], dtype=np.int64),
+            from_row=lambda row: (tuple(int(h) for h in row[1:]), int(row[0])),
+            encodings={"heaps": 0, "material": 1},  # the codes the `encode` kernel takes
+        )
+
 
 def heaps(game, options):
     columns = tuple(f"heap{i + 1}" for i in range(len(game.heaps)))
-    return Encoding("heaps", columns, lambda state: np.array(state[0], dtype=float))
+    # kernel_options=(): the `encode` kernel computes it too (it takes no options)
+    return Encoding(
+        "heaps", columns, lambda state: np.array(state[0], dtype=float), kernel_options=()
+    )
 
 
 def _winning(state):
@@ -94,6 +112,7 @@ def material(game, options):
         encode=lambda state: np.array([_winning(state)]),
         encode_batch_fn=lambda states: np.array([[_winning(s)] for s in states]).reshape(-1, 1),
         encode_py=lambda state: (_winning(state),),
+        kernel_options=(),
     )
 
 

@@ -21,7 +21,7 @@ from mindgames.hookspecs import HOOK_NAMES
 from mindgames.learner import Learner
 from mindgames.registry import registry_with
 
-from support.dists import make_dist, run_cli
+from support.dists import make_dist, nim_kernels_module, run_cli
 from support.tictactoe import TicTacToePlugin
 from support.tinymodel import TinyModelPlugin
 
@@ -57,7 +57,8 @@ def test_python_snippets_run(monkeypatch):
 def test_console_commands_run_with_the_example_installed(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
-    make_dist(site, "mindgames-nim", "mindgames_nim", (NIM / "mindgames_nim.py").read_text(), "nim")
+    source = (NIM / "mindgames_nim.py").read_text()
+    make_dist(site, "mindgames-nim", "mindgames_nim", source, "nim", nim_kernels_module())
     commands = [
         shlex.split(line[2:])
         for lang, block in BLOCKS

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from support.dists import make_dist, run_cli
+from support.dists import make_dist, nim_kernels_module, run_cli
 
 #: the example plugin distribution that docs/plugins.md describes, used here as it ships
 NIM = (Path(__file__).parents[2] / "examples" / "nim-plugin" / "mindgames_nim.py").read_text()
@@ -45,7 +45,7 @@ BROKEN = "raise ImportError('this plugin is broken on purpose')\n"
 
 @pytest.fixture
 def site(tmp_path):
-    make_dist(tmp_path, "fakenim", "fakenim_plugin", NIM, "nim")
+    make_dist(tmp_path, "fakenim", "fakenim_plugin", NIM, "nim", nim_kernels_module())
     make_dist(tmp_path, "nimextras", "nimextras_plugin", EXTRAS, "nimextras")
     make_dist(tmp_path, "brokenplugin", "broken_plugin", BROKEN, "broken")
     return tmp_path

@@ -10,18 +10,38 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
+#: the Nim example distribution (docs/plugins.md): its entry-point module and its kernel module
+NIM_EXAMPLE = Path(__file__).parents[2] / "examples" / "nim-plugin"
 
-def make_dist(root: Path, dist: str, module: str, source: str, entry: str) -> None:
-    """Write distribution ``dist`` (version 1.0) whose entry point ``entry`` names ``module``."""
+
+def make_dist(
+    root: Path,
+    dist: str,
+    module: str,
+    source: str,
+    entry: str,
+    extra: Mapping[str, str] | None = None,
+) -> None:
+    """Write distribution ``dist`` (version 1.0) whose entry point ``entry`` names ``module``;
+    ``extra`` maps further module names to their sources (a plugin's kernel module, say)."""
     (root / f"{module}.py").write_text(source)
+    for name, text in (extra or {}).items():
+        (root / f"{name}.py").write_text(text)
     # the folder's name is the normalized one: "mindgames-nim-1.0" would read as mindgames 1.0
     info = root / f"{dist.replace('-', '_')}-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(f"[mindgames]\n{entry} = {module}\n")
     (info / "RECORD").write_text("")
+
+
+def nim_kernels_module() -> dict[str, str]:
+    """The Nim example's kernel module as ``make_dist``'s ``extra`` (its name -> its source): the
+    game names it in ``Nim.kernels()``, so a copy of the game needs it beside."""
+    return {"mindgames_nim_kernels": (NIM_EXAMPLE / "mindgames_nim_kernels.py").read_text()}
 
 
 def run_cli(
