@@ -44,8 +44,10 @@ def build_evaluator(
         if value.startswith("@"):
             return load_evaluator(value[1:], registry, game)[1]
         table: dict[str, Any] = {"model": value}
-    else:
+    elif isinstance(value, Mapping):
         table = dict(value)
+    else:  # a spec string's value may be any type: eval=0
+        raise ConfigError(f"eval {value!r}: expected a model name, '@file' or a table with 'model'")
     kind = table.pop("model", None)
     if not isinstance(kind, str):
         raise ConfigError(f"eval {value!r}: expected a model name, '@file' or a table with 'model'")

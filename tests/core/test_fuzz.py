@@ -9,7 +9,7 @@ import string
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mindgames.agent import build_agent
@@ -83,6 +83,7 @@ def only_our_errors(call, *args):
 
 @FUZZ
 @given(spec=SPECS)
+@example(spec="alphabeta:eval=0")  # found by this test: an eval that is neither text nor table
 def test_spec_strings_of_games_agents_and_openings(reg, spec):
     only_our_errors(parse_spec, spec)
     game = only_our_errors(reg.game, spec)
