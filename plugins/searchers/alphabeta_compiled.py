@@ -171,6 +171,12 @@ class _Buffers:
         self.mmeta = p.model.meta if p.model is not None else np.zeros(1, np.int64)
         self.mparams = p.model.params if p.model is not None else np.zeros(1)
 
+    def arrays(self, p: Plan) -> tuple[np.ndarray, ...]:
+        """The search's arrays in the order ``alphabeta_kernel.SEARCH`` names them."""
+        head = (p.game.params, p.ev, p.eopts, self.x, self.mmeta, self.mparams, self.opt, self.c)
+        ply = (self.kids, self.kmoves, self.korder, self.killers, self.pvt, self.pvlen)
+        return (*head, *self.table, *ply, self.sv, self.skind, self.mt)
+
 
 #: slots of the transposition table: more than twice the Python table's limit of entries
 #: (alphabeta.TT_LIMIT, cleared when reached), so open addressing never fills it
@@ -248,8 +254,7 @@ def search(
         scored_i = np.zeros(n, dtype=np.int64)
         scored_pv = np.zeros((n, b.size + 1), dtype=np.int64)
         scored_len = np.zeros(n, dtype=np.int64)
-        arrays = (gk.params, p.ev, p.eopts, b.x, b.mmeta, b.mparams, b.opt, b.c, *b.table)
-        arrays += (b.kids, b.kmoves, b.korder, b.killers, b.pvt, b.pvlen, b.sv, b.skind, b.mt)
+        arrays = b.arrays(p)
         tie = TIE if o.random_ties else 0.0
         count = kernel.root(
             rootrow, perm, depth, o.extension_budget(depth), tie, arrays,
@@ -330,8 +335,7 @@ def greedy_values(
     gk = p.game
     size = 1
     b = _Buffers(p, options, size, game.turns_alternate, _table(), np.zeros(1, np.int64))
-    arrays = (gk.params, p.ev, p.eopts, b.x, b.mmeta, b.mparams, b.opt, b.c, *b.table)
-    arrays += (b.kids, b.kmoves, b.korder, b.killers, b.pvt, b.pvlen, b.sv, b.skind, b.mt)
+    arrays = b.arrays(p)
     values = np.zeros(gk.max_children)
     rootrow = np.ascontiguousarray(gk.to_row(state), dtype=np.int64)
     n = kernel.greedy(rootrow, arrays, values)

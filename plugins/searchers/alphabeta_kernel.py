@@ -187,6 +187,16 @@ def order_moves(kmoves, base, n, hint, k0, k1, korder):
 
 
 @njit(cache=True)
+def extend_pv(pvt, pvlen, ply, i):
+    """The principal variation at ``ply``: child ``i``, then the one below it."""
+    below = ply + 1
+    k = pvlen[below]
+    pvt[ply, 0] = i
+    pvt[ply, 1 : k + 1] = pvt[below, :k]
+    pvlen[ply] = k + 1
+
+
+@njit(cache=True)
 def node(row, d, ext, alpha, beta, ply, s):
     """The value of ``row`` searched ``d`` plies deep (the Python ``node``, line for line);
     ``s``: the search's arrays (``SEARCH``)."""
@@ -326,10 +336,7 @@ def node(row, d, ext, alpha, beta, ply, s):
                 best_move = m
                 if v > a:
                     a = v
-                    pvt[ply, 0] = i
-                    k = pvlen[nply]
-                    pvt[ply, 1 : k + 1] = pvt[nply, :k]
-                    pvlen[ply] = k + 1
+                    extend_pv(pvt, pvlen, ply, i)
                     if a >= beta:
                         break
     if head < n and best < beta:
@@ -370,10 +377,7 @@ def node(row, d, ext, alpha, beta, ply, s):
                 best_move = m
                 if v > a:
                     a = v
-                    pvt[ply, 0] = i
-                    k = pvlen[nply]
-                    pvt[ply, 1 : k + 1] = pvt[nply, :k]
-                    pvlen[ply] = k + 1
+                    extend_pv(pvt, pvlen, ply, i)
                     if a >= beta:
                         break
     if opt[ORDERING] and best >= beta and n > 1 and killers[ply, 0] != best_move:
