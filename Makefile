@@ -8,6 +8,10 @@ DEMO   ?= examples/tournaments/kalah-quick.toml
 
 .PHONY: demo test lint typecheck unit bench clean
 
+# Tests start hundreds of mindgames processes: each pays for compiling the sources it imports
+# unless Python may write its bytecode cache, so a PYTHONDONTWRITEBYTECODE from outside is dropped.
+unexport PYTHONDONTWRITEBYTECODE
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

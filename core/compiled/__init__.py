@@ -11,7 +11,11 @@ imported (module docstring there).
 
 from __future__ import annotations
 
+import importlib.abc
 import os
+import sys
+from importlib.machinery import ModuleSpec
+from types import ModuleType
 
 from mindgames.compiled.cache import configure
 
@@ -30,7 +34,41 @@ def enabled() -> bool:
         return False
     configure()
     try:
-        import numba  # noqa: F401
+        _import_numba()
     except ImportError:  # pragma: no cover - numba is a dependency; a broken install falls back
         return False
     return True
+
+
+class _NoScipy(importlib.abc.MetaPathFinder):
+    """An import finder that makes scipy look absent (see ``_import_numba``)."""
+
+    def find_spec(
+        self, name: str, path: object = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if name == "scipy" or name.startswith("scipy."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+def _import_numba() -> None:
+    """Import numba and its numpy implementations without the scipy imports they would make.
+
+    ``import numba`` imports scipy only to check its version, and loading numba's numpy
+    registry (``numba.np.arraymath``, on a process's first compiled call) imports
+    ``scipy.linalg`` only to learn whether BLAS exists: together about a second of every
+    process's start when scipy is installed. Kernels use no BLAS, and ``np.dot`` and friends
+    still import scipy themselves when a plugin's kernel uses them, so both are done with scipy
+    hidden. A process that imported scipy or numba before pays as before.
+    """
+    if "scipy" in sys.modules or "numba.np.arraymath" in sys.modules:
+        import numba
+
+        return
+    blocker = _NoScipy()
+    sys.meta_path.insert(0, blocker)
+    try:
+        import numba
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        sys.meta_path.remove(blocker)

@@ -61,6 +61,26 @@ def test_an_unwritable_cache_directory_never_breaks_a_compiled_search(tmp_path):
     assert (tmp_path / "cache" / "mindgames" / "generated").is_dir()
 
 
+def test_a_compiled_search_leaves_scipy_unimported_and_blas_kernels_still_work():
+    code = """
+import sys
+import numpy as np
+from click.testing import CliRunner
+from mindgames.cli.main import cli
+result = CliRunner().invoke(cli, ["analyse", "kalah", "--agent", "alphabeta:depth=4,eval=material"])
+assert result.exit_code == 0, result.output
+print("compiled" in result.output, "scipy" in sys.modules)
+from numba import njit
+@njit
+def dot(a, b):
+    return np.dot(a, b)
+print(dot(np.ones(3), np.arange(3.0)))
+"""
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["True False", "3.0"]
+
+
 def test_the_python_path_is_forced_by_the_environment(tmp_path):
     done = run_python(SEARCH, MINDGAMES_PYTHON_PATH="1")
     assert done.returncode == 0, done.stderr
