@@ -84,6 +84,7 @@ def _register_core_commands() -> None:
     optionals = (
         "analyse",
         "data",
+        "ladder",
         "measure",
         "newgame",
         "play",
