@@ -92,6 +92,7 @@ def _register_core_commands() -> None:
         "show",
         "tournament",
         "train",
+        "zoo",
     )
     for optional in (*optionals, "plot", "serve"):
         try:
