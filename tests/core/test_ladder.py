@@ -227,3 +227,55 @@ def test_rate_without_a_ladder_for_the_game_is_one_line(tmp_path):
         run("rate", "random", "--ladder", out, "--game", "kalah:pits=4,seeds=3"),
         "a ladder of " + GAME,
     )
+
+
+# --- the shipped ladders -------------------------------------------------------------------------
+def shipped():
+    from mindgames.ladder import shipped_files
+
+    return shipped_files()
+
+
+def test_the_shipped_ladders_are_the_package_data_files():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "core" / "data" / "ladders"
+    assert [p.name for p in shipped()] == sorted(p.name for p in root.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", shipped(), ids=lambda p: p.stem)
+def test_a_shipped_ladder_reads_builds_its_agents_and_says_where_it_comes_from(path):
+    from mindgames.agent import build_agent
+    from mindgames.ladder import load_ladder, shipped_ladder
+    from mindgames.registry import get_registry
+
+    registry = get_registry()
+    ladder = load_ladder(path)
+    game = registry.game(ladder.game)
+    for rung in ladder.rungs:
+        build_agent(registry, game, rung.agent, name=rung.name)
+    assert ladder.rung(ladder.anchor).elo == 0 and ladder.rung(ladder.anchor).agent == "random"
+    for key in ("command", "seed", "commit", "games"):
+        assert key in ladder.provenance, key
+    assert shipped_ladder(registry, ladder.game) == ladder
+
+
+@pytest.mark.slow
+def test_a_ladder_and_a_rating_on_a_dask_cluster_are_those_of_one_process(dask_cluster, tmp_path):
+    from click.testing import CliRunner
+
+    from mindgames.cli.main import cli
+
+    def mindgames(*args):
+        done = CliRunner().invoke(cli, [str(a) for a in args])
+        assert done.exit_code == 0, done.output
+        return done.stdout
+
+    build = ["ladder", "build", GAME, *RUNGS, "--games", "4", "--seed", "2", "--json"]
+    serial = json.loads(mindgames(*build, "--workers", "1", "--out", tmp_path / "a.json"))
+    dask = json.loads(mindgames(*build, "--scheduler", dask_cluster, "--out", tmp_path / "b.json"))
+    assert dask["rungs"] == serial["rungs"]
+    rate = ["rate", "alphabeta:depth=1,eval=material", "--ladder", tmp_path / "a.json"]
+    rate += ["--games", "6", "--json"]
+    one = json.loads(mindgames(*rate, "--workers", "1"))
+    assert json.loads(mindgames(*rate, "--scheduler", dask_cluster)) == one
