@@ -101,3 +101,16 @@ def test_every_shipped_data_file_is_package_data():
             relative = str(path.relative_to(ROOT / "core"))
             assert any(fnmatch.fnmatch(relative, g) for g in globs), relative
     assert "data/zoo/*.npz" in globs and "data/ladders/*.json" in globs
+
+
+def test_serve_offers_the_zoo_and_refuses_an_unknown_name_like_any_other(zoo):
+    from support.serveload import running
+
+    with running() as server:
+        game = {"game": GAME, "moves": []}
+        status, answer = server.post("/api/agent", {**game, "agent": "greedy:eval=@zoo:k33-test"})
+        assert status == 200, answer
+        status, unknown = server.post("/api/agent", {**game, "agent": "greedy:eval=@zoo:nope"})
+        status_x, missing = server.post("/api/agent", {**game, "agent": "greedy:eval=@x.npz"})
+        assert status == status_x == 400 and unknown["error"] == missing["error"]
+        assert "zoo:k33-test" in server.get("/api/games")[1]["models"]
