@@ -108,19 +108,23 @@ def ladder_plan(
 
 
 def commit() -> str:
-    """The git commit of the mindgames source, when it is a checkout (else ``unknown``)."""
-    here = Path(__file__).resolve().parent
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(here), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    """The git commit of the mindgames source when it is a checkout, ``-dirty`` appended when
+    tracked files differ from it; ``unknown`` otherwise (an installed package)."""
+    here = str(Path(__file__).resolve().parent)
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", "-C", here, *args], capture_output=True, text=True, timeout=10
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    head = git("rev-parse", "HEAD")
+    if not head:
         return "unknown"
-    return done.stdout.strip() if done.returncode == 0 else "unknown"
+    return head + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
 def build_ladder(
