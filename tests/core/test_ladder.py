@@ -279,3 +279,12 @@ def test_a_ladder_and_a_rating_on_a_dask_cluster_are_those_of_one_process(dask_c
     rate += ["--games", "6", "--json"]
     one = json.loads(mindgames(*rate, "--workers", "1"))
     assert json.loads(mindgames(*rate, "--scheduler", dask_cluster)) == one
+
+
+def test_the_shipped_kalah_ladder_is_topped_by_the_solver_agent():
+    from mindgames.ladder import shipped_ladder
+    from mindgames.registry import get_registry
+
+    ladder = shipped_ladder(get_registry(), "kalah:pits=6,seeds=4")
+    assert ladder.rungs[-1].agent.startswith("kalah-solver:")
+    assert all(r.elo < ladder.rungs[-1].elo for r in ladder.rungs[:-1])
