@@ -5,7 +5,7 @@ with the ladder's openings and move cap). The first step meets the middle rung; 
 the agent's Elo is fitted on every game so far and the next step meets the rung rated nearest
 to it, where a game says most about the rating. Every step's seed derives from ``seed`` and the
 step's number, and the rung chosen depends only on the results, so the run is reproducible
-serial or parallel.
+serial or parallel. One executor (a process pool, or the Dask client) serves every step.
 
 The fit (``fit_fixed``) is the Bradley-Terry maximum likelihood of the one free rating against
 opponents of known Elo, with the Wald 95% interval scaled by the games' dispersion as in
@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 import attrs
 import numpy as np
 
+from mindgames.executors import default_workers, open_executor
+from mindgames.interrupts import stop_on_signals
 from mindgames.ladder import Ladder
 from mindgames.matches import match_plan
 from mindgames.ratings import ELO_PER_NAT, Z95
 from mindgames.registry import Registry
-from mindgames.tournament import play_into
+from mindgames.tournament import run_tasks
 
 #: gauntlet steps at most (fewer when there are fewer game pairs)
 STEPS = 4
@@ -110,38 +113,23 @@ def rate(
     path: list[str] = []
     at = len(ladder.rungs) // 2
     fit: FixedFit | None = None
-    for step, pairs in enumerate(step_pairs(games)):
-        rung = ladder.rungs[at]
-        plan_ = match_plan(
-            registry,
-            ladder.game,
-            spec,
-            rung.agent,
-            games=2 * pairs,
-            seed=step_seed(seed, step),
-            openings=ladder.openings,
-            max_plies=ladder.max_plies,
-        )
-        me = plan_.agents[0]
-        records = play_into(
-            plan_.tasks,
-            None,
-            workers=workers,
-            scheduler=scheduler,
-            registry=registry,
-            on_record=on_record,
-        )
-        counts = tally.setdefault(at, [0, 0, 0])
-        for r in records:
-            s = float(r["score"]) if r["first"] == me else 1.0 - float(r["score"])
-            counts[0 if s == 1.0 else 1 if s == 0.5 else 2] += 1
-        path.append(rung.name)
-        rows = [
-            (ladder.rungs[i].elo, float(w), float(d), float(lo))
-            for i, (w, d, lo) in sorted(tally.items())
-        ]
-        fit = fit_fixed(rows)
-        at = nearest(ladder, fit.elo)
+    steps = step_pairs(games)
+    n = min(workers or default_workers(), 2 * max(steps))
+    with stop_on_signals(graceful=False), open_executor(n, scheduler) as executor:
+        for step, pairs in enumerate(steps):
+            at, fit = _step(
+                registry,
+                ladder,
+                spec,
+                executor,
+                tally,
+                path,
+                at,
+                pairs,
+                step_seed(seed, step),
+                on_record,
+                window=max(16, 4 * n),
+            )
     assert fit is not None
     opponents = []
     for i, (w, d, lo) in sorted(tally.items()):
@@ -175,3 +163,47 @@ def rate(
             "provenance": ladder.provenance,
         },
     }
+
+
+def _step(
+    registry: Registry,
+    ladder: Ladder,
+    spec: str,
+    executor: Executor,
+    tally: dict[int, list[int]],
+    path: list[str],
+    at: int,
+    pairs: int,
+    seed: int,
+    on_record: Callable[[dict[str, Any]], None] | None,
+    *,
+    window: int,
+) -> tuple[int, FixedFit]:
+    """One step of the gauntlet: ``pairs`` game pairs against rung ``at``, counted in ``tally``;
+    the fit on every game so far and the rung the next step meets."""
+    rung = ladder.rungs[at]
+    plan_ = match_plan(
+        registry,
+        ladder.game,
+        spec,
+        rung.agent,
+        games=2 * pairs,
+        seed=seed,
+        openings=ladder.openings,
+        max_plies=ladder.max_plies,
+    )
+    me = plan_.agents[0]
+    records = run_tasks(
+        plan_.tasks, executor, None, registry=registry, on_record=on_record, window=window
+    )
+    counts = tally.setdefault(at, [0, 0, 0])
+    for r in records:
+        s = float(r["score"]) if r["first"] == me else 1.0 - float(r["score"])
+        counts[0 if s == 1.0 else 1 if s == 0.5 else 2] += 1
+    path.append(rung.name)
+    rows = [
+        (ladder.rungs[i].elo, float(w), float(d), float(lo))
+        for i, (w, d, lo) in sorted(tally.items())
+    ]
+    fit = fit_fixed(rows)
+    return nearest(ladder, fit.elo), fit
