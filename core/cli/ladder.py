@@ -195,7 +195,7 @@ def rate(
         and registry.game(game_spec).spec() != registry.game(found.game).spec()
     ):
         raise ConfigError(f"--ladder {ladder_file}: a ladder of {found.game}, not of {game_spec}")
-    with resumable(False), progress((games + 1) // 2 * 2, "rate", as_json) as update:
+    with progress((games + 1) // 2 * 2, "rate", as_json) as update:  # Ctrl-C: one line, exit 130
         rating = rate_agent(
             registry,
             found,
