@@ -1,7 +1,8 @@
 """Agents: a searcher plus an evaluator, built from a spec string or a TOML table.
 
 Spec: ``SEARCHER[:option=value,...,eval=EVAL]`` where EVAL is ``@path/to/model.npz`` (a model
-file) or a model name played on that model's default encoding (``material``). In TOML, ``eval``
+file), ``@zoo:NAME`` (a model of the zoo, core/zoo.py) or a model name played on that model's
+default encoding (``material``). In TOML, ``eval``
 may also be a table ``{model = "mlp", encoding = "raw32", seed = 1, hidden = [10]}``.
 """
 

@@ -25,6 +25,7 @@ from mindgames.files import read_npz, write_npz
 from mindgames.game import Game, params_of
 from mindgames.limits import MAX_FILE_ELEMENTS
 from mindgames.model import Evaluator, Model
+from mindgames.zoo import resolve
 
 if TYPE_CHECKING:  # pragma: no cover
     from mindgames.registry import Registry
@@ -77,8 +78,9 @@ def save_evaluator(
 
 
 def read_model_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """The metadata and model arrays of a file, checked for format and version."""
-    p = Path(path)
+    """The metadata and model arrays of a file (or ``zoo:NAME``), checked for format and
+    version."""
+    p = resolve(path)
     meta, contents = read_npz(p, "model file", ModelFileError, MAX_FILE_ELEMENTS)
     if meta.get("format") != FORMAT:
         raise ModelFileError(f"{p}: not a mindgames model file (format is not {FORMAT!r})")
@@ -133,8 +135,9 @@ def migrate(meta: dict[str, Any], path: Path) -> dict[str, Any]:
 def load_evaluator(
     path: str | Path, registry: Registry, game: Game | None = None
 ) -> tuple[Game, Evaluator, dict[str, Any]]:
-    """Load a model file as an evaluator; refuse it if written for another game or encoding."""
-    p = Path(path)
+    """Load a model file (or ``zoo:NAME``) as an evaluator; refuse it if written for another
+    game or encoding."""
+    p = resolve(path)
     meta, arrays = read_model_file(p)
     stored_game = meta["game"]
     if game is None:

@@ -84,6 +84,7 @@ def _register_core_commands() -> None:
     optionals = (
         "analyse",
         "data",
+        "ladder",
         "measure",
         "newgame",
         "play",
@@ -91,6 +92,7 @@ def _register_core_commands() -> None:
         "show",
         "tournament",
         "train",
+        "zoo",
     )
     for optional in (*optionals, "plot", "serve"):
         try:

@@ -5,16 +5,20 @@ A request names a model as ``eval=@NAME``, ``NAME`` relative to one of those dir
 path that is refused — absolute, climbing out with ``..`` or a link, missing, not a regular file
 (a FIFO would block the reader), not ``.npz``, or no directory given at all — gets the one
 message ``REFUSED``, so that a caller cannot learn which files exist on the server.
-``find_model`` is the only lookup: a model zoo joins the server by joining this function.
+``find_model`` is the only lookup. The model zoo joins it: ``eval=@zoo:NAME`` names a zoo model
+(core/zoo.py; shipped with the package, public), listed to the page after the directories' files.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
+from mindgames import zoo
+from mindgames.errors import MindgamesError
 from mindgames.web.errors import RequestError
 
 #: the one answer to a model path the server does not offer (no existence oracle)
@@ -25,7 +29,12 @@ MAX_LISTED = 500
 
 def find_model(name: str, dirs: Sequence[Path]) -> Path:
     """The model file that ``name`` means inside one of ``dirs``; ``RequestError(REFUSED)`` for
-    any name that is not a regular ``.npz`` file inside one of them."""
+    any name that is not a regular ``.npz`` file inside one of them or ``zoo:NAME`` of the zoo."""
+    if name.startswith(zoo.PREFIX):
+        try:
+            return zoo.path_of(name[len(zoo.PREFIX) :])
+        except MindgamesError:
+            raise RequestError(REFUSED) from None
     relative = PurePosixPath(name)
     if (
         not name
@@ -68,4 +77,6 @@ def list_models(dirs: Sequence[Path]) -> list[str]:
                 names.append(name)
             if len(names) >= MAX_LISTED:
                 return names
-    return names
+    with contextlib.suppress(MindgamesError):  # a name in two zoo folders: none is offered
+        names += [zoo.PREFIX + name for name in zoo.models()]
+    return names[:MAX_LISTED]

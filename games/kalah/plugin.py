@@ -1,4 +1,4 @@
-"""Registers Kalah, its encodings and the ``solve`` command."""
+"""Registers Kalah, its encodings, the ``kalah-solver`` searcher and the ``solve`` command."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ import json
 
 import click
 
-from mindgames import EncodingInfo, GameInfo, hookimpl
+from mindgames import EncodingInfo, GameInfo, SearcherInfo, hookimpl
 from mindgames.errors import MindgamesError
 from mindgames.games.kalah import encodings
 from mindgames.games.kalah.rules import Kalah
+from mindgames.games.kalah.solveragent import KalahSolver
 from mindgames.interrupts import time_limit
 
 
@@ -50,6 +51,18 @@ def mindgames_encodings() -> list[EncodingInfo]:
             "per pit and side: extra turn, store gain (capture included) of sowing it now",
         ),
         EncodingInfo("kalah", "material", encodings.material, None, "store difference"),
+    ]
+
+
+@hookimpl
+def mindgames_searchers() -> list[SearcherInfo]:
+    return [
+        SearcherInfo(
+            "kalah-solver",
+            KalahSolver,
+            "Kalah: exact play once the rest of the game solves within a node budget, "
+            "alpha-beta before",
+        )
     ]
 
 

@@ -37,18 +37,31 @@ FIRST_DEPTH = 256
 MAX_ROWS = 1 << 24
 #: how often (seconds) the caller looks for signals while a threaded solve runs
 POLL_SECONDS = 0.05
+#: nodes between two looks at the node budget, less one (``solverkernels.CHECK_EVERY``): both
+#: solvers give up at the same node
+CHECK_EVERY = (1 << 12) - 1
 
 
-def solve(game: Kalah, state: KalahState) -> Solution:
-    """Solve ``state`` exactly: compiled when it can (module docstring), else in Python."""
+class OverBudget(Exception):
+    """A solve that the node budget stopped before it found the value."""
+
+
+def solve(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution:
+    """Solve ``state`` exactly: compiled when it can (module docstring), else in Python.
+
+    ``budget`` (0: none) is a node budget: past it, checked every ``CHECK_EVERY + 1`` nodes,
+    the solve stops with ``OverBudget`` (at the same node on both paths).
+    """
     from mindgames import compiled
 
     if compiled.enabled():
-        return solve_compiled(game, state)
-    return solve_python(game, state)
+        return solve_compiled(game, state, budget=budget)
+    return solve_python(game, state, budget=budget)
 
 
-def solve_compiled(game: Kalah, state: KalahState, *, max_rows: int = MAX_ROWS) -> Solution:
+def solve_compiled(
+    game: Kalah, state: KalahState, *, max_rows: int = MAX_ROWS, budget: int = 0
+) -> Solution:
     """``solve_python``'s search compiled: the same value, best moves and nodes (the nodes may
     exceed Python's once the table holds ``max_rows`` rows, a power of two; solverkernels.py).
 
@@ -57,12 +70,12 @@ def solve_compiled(game: Kalah, state: KalahState, *, max_rows: int = MAX_ROWS) 
     propagates. (A signal handled while the kernel's own thread returns from it would surface
     as a SystemError instead.)
     """
-    from mindgames.games.kalah.solverkernels import C_STOP, DEEP, solve_row
+    from mindgames.games.kalah.solverkernels import BUDGET, C_STOP, DEEP, solve_row
 
     gk = game.kernels()
     row = gk.to_row(state)
     depth = FIRST_DEPTH
-    control = np.array([0, 0, max_rows], dtype=np.int64)  # no node budget, not stopped
+    control = np.array([budget, 0, max_rows], dtype=np.int64)  # node budget, not stopped
 
     def run() -> tuple[int, int, int, np.ndarray]:
         nonlocal depth
@@ -94,6 +107,8 @@ def solve_compiled(game: Kalah, state: KalahState, *, max_rows: int = MAX_ROWS) 
     if failed:
         raise failed[0]
     answer = found[0]
+    if answer[0] == BUDGET:
+        raise OverBudget(f"no value within {budget} nodes")
     seconds = time.perf_counter() - start
     _, value, nodes, best = answer
     value = int(value)
@@ -101,8 +116,8 @@ def solve_compiled(game: Kalah, state: KalahState, *, max_rows: int = MAX_ROWS) 
     return Solution(value, south, tuple(int(b) for b in best), int(nodes), seconds)
 
 
-def solve_python(game: Kalah, state: KalahState) -> Solution:
-    """Solve ``state`` exactly in pure Python (the reference)."""
+def solve_python(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution:
+    """Solve ``state`` exactly in pure Python (the reference); ``budget`` as in ``solve``."""
     t = game.t
     empty_capture = game.empty_capture
     b, mask, m = t.bits, t.mask, t.pits
@@ -130,6 +145,8 @@ def solve_python(game: Kalah, state: KalahState) -> Solution:
     def ab(pos: int, side: int, alpha: int, beta: int) -> int:
         nonlocal nodes
         nodes += 1
+        if budget and not nodes & CHECK_EVERY and nodes > budget:
+            raise OverBudget(f"no value within {budget} nodes")
         mine = (pos >> shifts[stores[side]]) & mask
         theirs = (pos >> shifts[stores[1 - side]]) & mask
         if not pos & all_pits:

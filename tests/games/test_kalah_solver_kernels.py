@@ -87,8 +87,8 @@ def test_solve_takes_the_compiled_path_unless_python_is_forced(monkeypatch):
     game = Kalah(pits=3, seeds=2)
     state = game.initial_state()
     calls: list[str] = []
-    monkeypatch.setattr(solver, "solve_compiled", lambda g, s: calls.append("compiled"))
-    monkeypatch.setattr(solver, "solve_python", lambda g, s: calls.append("python"))
+    monkeypatch.setattr(solver, "solve_compiled", lambda g, s, **_: calls.append("compiled"))
+    monkeypatch.setattr(solver, "solve_python", lambda g, s, **_: calls.append("python"))
     for value, path in [(None, "compiled"), ("0", "compiled"), ("1", "python"), ("", "compiled")]:
         if value is None:
             monkeypatch.delenv("MINDGAMES_PYTHON_PATH", raising=False)

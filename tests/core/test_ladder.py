@@ -1,0 +1,290 @@
+"""Ladders through the real CLI at tiny sizes (Kalah(3,3) on the Python path): build, show,
+resume, rate, malformed files; and the fixed-scale fit against hand-computed values."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mindgames.ladder import LadderError, parse_ladder
+from mindgames.ladderbuild import default_anchor, parse_rungs
+from mindgames.ladderrate import fit_fixed, nearest, step_pairs, step_seed
+from mindgames.ratings import elo_from_score, fit_elo
+from tests.support.cli import one_line_error, run
+
+GAME = "kalah:pits=3,seeds=3"
+RUNGS = ["--rung", "random", "--rung", "greedy=greedy:eval=material"]
+RUNGS += ["--rung", "ab2=alphabeta:depth=2,eval=material"]
+
+
+@pytest.fixture(autouse=True)
+def python_path(monkeypatch):
+    """The Python path: no compile in the subprocesses, and the ladder must work there too."""
+    monkeypatch.setenv("MINDGAMES_PYTHON_PATH", "1")
+
+
+def build(tmp_path, *extra, name="k.json"):
+    out = tmp_path / name
+    args = ["ladder", "build", GAME, *RUNGS, "--games", "4", "--workers", "1", "--seed", "3"]
+    return run(*args, "--out", out, *extra), out
+
+
+# --- the fit -------------------------------------------------------------------------------------
+def test_one_opponent_gives_the_elo_its_score_stands_for():
+    fit = fit_fixed([(100.0, 3, 0, 1)])
+    assert fit.elo == pytest.approx(100.0 + elo_from_score(0.75))
+    assert fit.low < fit.elo < fit.high and not fit.regularised
+
+
+def test_the_fixed_fit_is_the_two_agent_fit_anchored_on_the_opponent():
+    """Against one opponent rated 0, the rating and interval are those of ``fit_elo`` with the
+    opponent as anchor (the same likelihood, the same dispersion)."""
+    fit = fit_fixed([(0.0, 5, 3, 2)])
+    two = fit_elo(["me", "rung"], {("me", "rung"): (5, 3, 2)}, anchor="rung")
+    assert fit.elo == pytest.approx(two.elo[0])
+    assert fit.low == pytest.approx(two.low[0]) and fit.high == pytest.approx(two.high[0])
+
+
+def test_even_scores_against_symmetric_rungs_rate_between_them():
+    fit = fit_fixed([(-100.0, 2, 0, 2), (100.0, 2, 0, 2)])
+    assert fit.elo == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("won", [True, False])
+def test_a_one_sided_record_is_regularised_and_finite(won):
+    fit = fit_fixed([(50.0, 4 if won else 0, 0, 0 if won else 4)])
+    assert fit.regularised
+    assert (fit.elo > 50.0) == won and abs(fit.elo) < 1000
+
+
+def test_steps_split_the_pairs_and_seeds_differ():
+    assert step_pairs(40) == [5, 5, 5, 5]
+    assert step_pairs(9) == [2, 1, 1, 1]
+    assert step_pairs(2) == [1]
+    assert len({step_seed(1, s) for s in range(4)}) == 4
+    assert step_seed(1, 0) == step_seed(1, 0) != step_seed(2, 0)
+
+
+def test_rungs_parse_names_and_the_anchor():
+    rungs = parse_rungs(["random", "ab=alphabeta:depth=2,eval=material", "greedy:eval=material"])
+    assert rungs == {
+        "random": "random",
+        "ab": "alphabeta:depth=2,eval=material",
+        "greedy:eval=material": "greedy:eval=material",
+    }
+    assert default_anchor({"r": "random", "g": "greedy"}) == "r"
+    with pytest.raises(Exception, match="anchored at random"):
+        default_anchor({"g": "greedy:eval=material", "a": "alphabeta:depth=1,eval=material"})
+    with pytest.raises(Exception, match="given twice"):
+        parse_rungs(["random", "random"])
+
+
+# --- malformed files -----------------------------------------------------------------------------
+GOOD = {
+    "format": "mindgames-ladder",
+    "version": 1,
+    "game": GAME,
+    "openings": "random:plies=2",
+    "max_plies": 400,
+    "anchor": "random",
+    "rungs": [
+        {"name": "random", "agent": "random", "elo": 0, "low": 0, "high": 0, "games": 4},
+        {"name": "g", "agent": "greedy:eval=material", "elo": 9, "low": -9, "high": 20, "games": 4},
+    ],
+    "provenance": {},
+}
+
+
+def mutate(key, value):
+    data = json.loads(json.dumps(GOOD))
+    if key.startswith("rungs."):
+        data["rungs"][1][key[6:]] = value
+    else:
+        data[key] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        ([1, 2], "not a ladder file"),
+        (mutate("format", "mindgames-model"), "not a ladder file"),
+        (mutate("version", 2), "version 2"),
+        (mutate("game", ""), "game: expected a non-empty string"),
+        (mutate("max_plies", 0), "max_plies"),
+        (mutate("anchor", "nobody"), "anchor 'nobody' is not a rung"),
+        (mutate("rungs", []), "at least two rungs"),
+        (mutate("rungs.elo", "high"), "rungs[1]: elo: expected a finite number"),
+        (mutate("rungs.low", 10), "low <= elo <= high"),
+        (mutate("rungs.elo", -5), "weakest first"),
+        (mutate("rungs.name", "random"), "repeated"),
+        (mutate("rungs.games", -1), "games"),
+        (mutate("provenance", [1]), "provenance"),
+    ],
+)
+def test_a_malformed_ladder_is_one_error_naming_the_file(data, says):
+    parse_ladder(GOOD, where="good.json")
+    with pytest.raises(LadderError) as info:
+        parse_ladder(data, where="bad.json")
+    assert str(info.value).startswith("bad.json: ") and says in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_malformed_ladder_file_is_one_line_in_show_and_rate(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "mindgames-ladder", "version": 1', encoding="utf-8")
+    one_line_error(run("ladder", "show", bad), str(bad), "not a ladder file")
+    bad.write_text(json.dumps(mutate("rungs.elo", -5)), encoding="utf-8")
+    one_line_error(run("rate", "random", "--ladder", bad), "weakest first")
+    one_line_error(run("ladder", "show", tmp_path / "none.json"), "no such ladder file")
+
+
+# --- build, show, resume -------------------------------------------------------------------------
+def test_a_ladder_is_built_shown_and_anchored_at_random(tmp_path):
+    done, out = build(tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    assert data["format"] == "mindgames-ladder" and data["game"] == GAME
+    names = [r["name"] for r in data["rungs"]]
+    assert sorted(names) == ["ab2", "greedy", "random"]
+    elos = [r["elo"] for r in data["rungs"]]
+    assert elos == sorted(elos)
+    random_rung = data["rungs"][names.index("random")]
+    assert random_rung["elo"] == random_rung["low"] == random_rung["high"] == 0
+    assert all(r["games"] == 8 for r in data["rungs"])  # 4 games against each of two others
+    provenance = data["provenance"]
+    assert provenance["games"] == 12 and provenance["seed"] == 3
+    assert provenance["command"].startswith("mindgames ladder build " + GAME)
+    assert "commit" in provenance
+    shown = run("ladder", "show", out)
+    assert shown.returncode == 0, shown.stderr
+    assert all(name in shown.stdout for name in names) and "anchored at random" in shown.stdout
+    assert json.loads(run("ladder", "show", out, "--json").stdout) == data
+
+
+def test_a_cut_build_is_refused_then_resumed_to_the_same_ladder(tmp_path):
+    done, whole = build(tmp_path, name="whole.json")
+    assert done.returncode == 0, done.stderr
+    done, cut = build(tmp_path, name="cut.json")
+    assert done.returncode == 0, done.stderr
+    results = tmp_path / "cut.run" / "results.jsonl"
+    lines = results.read_text().splitlines(keepends=True)
+    results.write_text("".join(lines[:5]) + lines[5][:10])  # as a kill leaves it: a torn line
+    cut.unlink()
+    one_line_error(build(tmp_path, name="cut.json")[0], "unfinished tournament", "--resume")
+    assert not cut.exists()
+    again, _ = build(tmp_path, "--resume", name="cut.json")
+    assert again.returncode == 0, again.stderr
+    assert "7 games played now" in again.stdout
+    a, b = json.loads(whole.read_text()), json.loads(cut.read_text())
+    assert a["rungs"] == b["rungs"]
+
+
+def test_a_ladder_needs_random_or_an_anchor(tmp_path):
+    args = ["ladder", "build", GAME, "--rung", "greedy:eval=material", "--rung", "ab=alphabeta"]
+    one_line_error(run(*args, "--out", tmp_path / "x.json"), "anchored at random")
+    one_line_error(
+        run(*args, "--anchor", "ab", "--out", tmp_path / "x.json"), "needs eval=", "'ab'"
+    )
+    assert not (tmp_path / "x.json").exists()
+
+
+# --- rate ----------------------------------------------------------------------------------------
+def test_rate_prints_an_elo_with_its_interval_and_is_reproducible(tmp_path):
+    done, out = build(tmp_path)
+    assert done.returncode == 0, done.stderr
+    args = ["rate", "alphabeta:depth=2,eval=material", "--ladder", out, "--games", "8"]
+    first = run(*args, "--workers", "1", "--json", "--seed", "5")
+    assert first.returncode == 0, first.stderr
+    rating = json.loads(first.stdout)
+    assert rating["elo_low"] <= rating["elo"] <= rating["elo_high"]
+    assert rating["games"] == 8 == sum(o["games"] for o in rating["opponents"])
+    assert len(rating["steps"]) == 4
+    ladder = json.loads(out.read_text())
+    middle = ladder["rungs"][1]["name"]
+    assert rating["steps"][0] == middle  # the gauntlet starts in the middle
+    again = run(*args, "--workers", "2", "--json", "--seed", "5")
+    assert json.loads(again.stdout) == rating  # the same games, serial or parallel
+    text = run(*args, "--workers", "1", "--seed", "5")
+    assert text.returncode == 0, text.stderr
+    assert f"Elo {rating['elo']:+.0f} [" in text.stdout and "8 games" in text.stdout
+
+
+def test_the_next_rung_is_the_nearest_to_the_estimate():
+    from mindgames.ladder import parse_ladder as parse
+
+    ladder = parse(GOOD, where="good")
+    assert nearest(ladder, -50.0) == 0 and nearest(ladder, 4.6) == 1 and nearest(ladder, 4.5) == 0
+
+
+def test_rate_without_a_ladder_for_the_game_is_one_line(tmp_path):
+    one_line_error(run("rate", "random", "--game", "kalah:pits=5,seeds=2"), "no ladder ships")
+    one_line_error(run("rate", "random"), "give --game GAME")
+    done, out = build(tmp_path)
+    assert done.returncode == 0, done.stderr
+    one_line_error(
+        run("rate", "random", "--ladder", out, "--game", "kalah:pits=4,seeds=3"),
+        "a ladder of " + GAME,
+    )
+
+
+# --- the shipped ladders -------------------------------------------------------------------------
+def shipped():
+    from mindgames.ladder import shipped_files
+
+    return shipped_files()
+
+
+def test_the_shipped_ladders_are_the_package_data_files():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "core" / "data" / "ladders"
+    assert [p.name for p in shipped()] == sorted(p.name for p in root.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", shipped(), ids=lambda p: p.stem)
+def test_a_shipped_ladder_reads_builds_its_agents_and_says_where_it_comes_from(path):
+    from mindgames.agent import build_agent
+    from mindgames.ladder import load_ladder, shipped_ladder
+    from mindgames.registry import get_registry
+
+    registry = get_registry()
+    ladder = load_ladder(path)
+    game = registry.game(ladder.game)
+    for rung in ladder.rungs:
+        build_agent(registry, game, rung.agent, name=rung.name)
+    assert ladder.rung(ladder.anchor).elo == 0 and ladder.rung(ladder.anchor).agent == "random"
+    for key in ("command", "seed", "commit", "games"):
+        assert key in ladder.provenance, key
+    assert shipped_ladder(registry, ladder.game) == ladder
+
+
+@pytest.mark.slow
+def test_a_ladder_and_a_rating_on_a_dask_cluster_are_those_of_one_process(dask_cluster, tmp_path):
+    from click.testing import CliRunner
+
+    from mindgames.cli.main import cli
+
+    def mindgames(*args):
+        done = CliRunner().invoke(cli, [str(a) for a in args])
+        assert done.exit_code == 0, done.output
+        return done.stdout
+
+    build = ["ladder", "build", GAME, *RUNGS, "--games", "4", "--seed", "2", "--json"]
+    serial = json.loads(mindgames(*build, "--workers", "1", "--out", tmp_path / "a.json"))
+    dask = json.loads(mindgames(*build, "--scheduler", dask_cluster, "--out", tmp_path / "b.json"))
+    assert dask["rungs"] == serial["rungs"]
+    rate = ["rate", "alphabeta:depth=1,eval=material", "--ladder", tmp_path / "a.json"]
+    rate += ["--games", "6", "--json"]
+    one = json.loads(mindgames(*rate, "--workers", "1"))
+    assert json.loads(mindgames(*rate, "--scheduler", dask_cluster)) == one
+
+
+def test_the_shipped_kalah_ladder_is_topped_by_the_solver_agent():
+    from mindgames.ladder import shipped_ladder
+    from mindgames.registry import get_registry
+
+    ladder = shipped_ladder(get_registry(), "kalah:pits=6,seeds=4")
+    assert ladder.rungs[-1].agent.startswith("kalah-solver:")
+    assert all(r.elo < ladder.rungs[-1].elo for r in ladder.rungs[:-1])

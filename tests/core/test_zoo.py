@@ -1,0 +1,116 @@
+"""The model zoo through the real CLI: ``@zoo:NAME`` in agent specs and model commands, ``zoo
+list`` / ``zoo show``, one-line errors; and the package data that ships zoo and ladders."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from mindgames.agent import build_evaluator
+from mindgames.modelfile import save_evaluator
+from mindgames.registry import get_registry
+from mindgames.zoo import models
+from tests.support.cli import one_line_error, run
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = "kalah:pits=3,seeds=3"
+
+
+@pytest.fixture
+def zoo(tmp_path, monkeypatch):
+    """A zoo folder (``MINDGAMES_ZOO``) holding one linear model of Kalah(3,3)."""
+    folder = tmp_path / "zoo"
+    folder.mkdir()
+    registry = get_registry()
+    game = registry.game(GAME)
+    evaluator = build_evaluator(registry, game, {"model": "linear", "encoding": "kalah14"})
+    provenance = {"learner": "td", "seed": 7, "ladder_rating": 12.5}
+    save_evaluator(folder / "k33-test.npz", game, evaluator, provenance)
+    monkeypatch.setenv("MINDGAMES_ZOO", str(folder))
+    monkeypatch.setenv("MINDGAMES_PYTHON_PATH", "1")
+    return folder
+
+
+def test_zoo_list_and_show_describe_a_model(zoo):
+    listed = run("zoo", "list")
+    assert listed.returncode == 0, listed.stderr
+    line = next(x for x in listed.stdout.splitlines() if x.startswith("k33-test"))
+    assert GAME in line and "linear on kalah14" in line and "td" in line and "Elo +12" in line
+    rows = [json.loads(x) for x in run("zoo", "list", "--json").stdout.splitlines()]
+    assert [r["name"] for r in rows if r["file"].startswith(str(zoo))] == ["k33-test"]
+    shown = run("zoo", "show", "k33-test")
+    assert shown.returncode == 0, shown.stderr
+    record = json.loads(shown.stdout)
+    assert record["provenance"]["seed"] == 7 and record["game"] == GAME
+
+
+def test_a_zoo_model_plays_wherever_a_model_file_does(zoo):
+    agent = "alphabeta:depth=2,eval=@zoo:k33-test"
+    done = run("match", agent, "random", "--game", GAME, "--games", "2", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "random" in done.stdout and agent in done.stdout  # the standings
+    described = run("describe-model", "zoo:k33-test", "--json")
+    assert described.returncode == 0, described.stderr
+    assert json.loads(described.stdout)["provenance"]["learner"] == "td"
+    analysed = run("analyse", GAME, "--agent", agent, "--json")
+    assert analysed.returncode == 0, analysed.stderr
+
+
+def test_an_unknown_zoo_name_is_one_line_listing_the_known_ones(zoo):
+    agent = "alphabeta:depth=1,eval=@zoo:nope"
+    line = one_line_error(run("match", agent, "random", "--game", GAME, "--games", "2"))
+    assert "zoo:nope: no such zoo model (known: " in line and "k33-test" in line
+    one_line_error(run("zoo", "show", "nope"), "no such zoo model", "k33-test")
+
+
+def test_a_zoo_model_of_another_game_is_refused(zoo):
+    agent = "alphabeta:depth=1,eval=@zoo:k33-test"
+    done = run("match", agent, "random", "--game", "kalah:pits=4,seeds=3", "--games", "2")
+    one_line_error(done, "written for game 'kalah:pits=3,seeds=3'")
+
+
+def test_a_name_in_two_zoo_folders_is_one_line(zoo, tmp_path, monkeypatch):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "k33-test.npz").write_bytes((zoo / "k33-test.npz").read_bytes())
+    monkeypatch.setenv("MINDGAMES_ZOO", f"{zoo}:{other}")
+    one_line_error(run("zoo", "list"), "'k33-test' is in two folders")
+
+
+def test_the_shipped_zoo_alone_lists_exactly_its_files(monkeypatch):
+    monkeypatch.delenv("MINDGAMES_ZOO", raising=False)
+    shipped = sorted(p.stem for p in (ROOT / "core" / "data" / "zoo").glob("*.npz"))
+    assert list(models()) == shipped
+    listed = run("zoo", "list")
+    assert listed.returncode == 0, listed.stderr
+    if not shipped:
+        assert "the zoo is empty" in listed.stdout
+
+
+def test_every_shipped_data_file_is_package_data():
+    """A non-editable install holds only files package-data names: zoo models and ladders."""
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    globs = setup["setuptools"]["package-data"]["mindgames"]
+    data = ROOT / "core" / "data"
+    for path in data.rglob("*"):
+        if path.is_file():
+            relative = str(path.relative_to(ROOT / "core"))
+            assert any(fnmatch.fnmatch(relative, g) for g in globs), relative
+    assert "data/zoo/*.npz" in globs and "data/ladders/*.json" in globs
+
+
+def test_serve_offers_the_zoo_and_refuses_an_unknown_name_like_any_other(zoo):
+    from support.serveload import running
+
+    with running() as server:
+        game = {"game": GAME, "moves": []}
+        status, answer = server.post("/api/agent", {**game, "agent": "greedy:eval=@zoo:k33-test"})
+        assert status == 200, answer
+        status, unknown = server.post("/api/agent", {**game, "agent": "greedy:eval=@zoo:nope"})
+        status_x, missing = server.post("/api/agent", {**game, "agent": "greedy:eval=@x.npz"})
+        assert status == status_x == 400 and unknown["error"] == missing["error"]
+        assert "zoo:k33-test" in server.get("/api/games")[1]["models"]
