@@ -1,9 +1,13 @@
 """TD(lambda) self-play on the compiled path: a batch of 1-ply games in one call of the template
 kernel.py, bound to the game's kernels, with the learner's schedules, starts and random draws.
 
+With a ``lookahead`` searcher the games are played from Python as on the Python path, a call of
+the (compiled) searcher a move, and each position's learning step is one call of the kernel
+(``learn``): a whole game with the search inside one compiled call is left for later.
+
 ``plan`` says whether a run can take it: the game, every part of the encoding and the model have
 kernels (a linear or mlp model: evaluators/kernels_grad.py), the options are plain self-play
-(``regime = "selfplay"``, no ``lookahead``, ``explore = "epsilon"``, ``lockstep = 1``), and
+(``regime = "selfplay"``, ``explore = "epsilon"``, ``lockstep = 1``, no ``td_leaf``), and
 ``MINDGAMES_PYTHON_PATH`` is not set. Anything else runs on the Python path, which stays the
 oracle: the same seed gives the same games and weights (within rounding, tests/plugins/
 test_td_compiled.py).
@@ -12,6 +16,7 @@ test_td_compiled.py).
 from __future__ import annotations
 
 import importlib
+import math
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -22,8 +27,9 @@ import numpy as np
 from mindgames.game import Game, State
 from mindgames.kernels import GameKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator, as_parametric
-from mindgames.plugins.learners.td.starts import Start
+from mindgames.plugins.learners.td.starts import Start, pick_start
 from mindgames.plugins.learners.td.update import TDUpdate, decay
+from mindgames.search import Searcher
 
 if TYPE_CHECKING:
     from mindgames.plugins.learners.td.learner import TDLearner
@@ -47,21 +53,23 @@ class Plan:
     #: positions of ``get_params()`` in the model's whole flat vector (None: the same)
     live: np.ndarray | None
     work: int
+    #: the look-ahead searcher (None: 1-ply choice, whole games compiled)
+    searcher: Searcher | None
 
 
-def plan(opts: TDLearner, game: Game, evaluator: Evaluator) -> Plan | None:
+def plan(
+    opts: TDLearner, game: Game, evaluator: Evaluator, searcher: Searcher | None
+) -> Plan | None:
     """The compiled plan of a run, or None when it must take the Python path."""
-    if (
-        opts.regime != "selfplay"
-        or opts.lookahead is not None
-        or opts.explore != "epsilon"
-        or opts.lockstep > 1
-    ):
+    if opts.regime != "selfplay" or opts.td_leaf or opts.explore != "epsilon" or opts.lockstep > 1:
         return None
     gk = kernels_of(game)
     mk = model_kernels_of(evaluator.model)
     if gk is None or mk is None:
         return None
+    again = model_kernels_of(evaluator.model)
+    if searcher is not None and (again is None or again.params is not mk.params):
+        return None  # the searcher must see the learning step's weights: the model's own vector
     from mindgames import compiled
 
     if not compiled.enabled():
@@ -84,6 +92,7 @@ def plan(opts: TDLearner, game: Game, evaluator: Evaluator) -> Plan | None:
         mk.meta,
         _live(evaluator),
         kernels_grad.work_size(mk.meta),
+        searcher,
     )
 
 
@@ -130,17 +139,16 @@ def play_batch(
     played: int,
     n: int,
 ) -> tuple[list[State], list[int]]:
-    """``TDLearner._play_batch`` on 1 ply for the next ``n`` games, compiled: the final states
-    and lengths; the weights, the velocity and the schedule's point as the Python path leaves
+    """``TDLearner._play_batch`` for the next ``n`` games, compiled: the final states and
+    lengths; the weights, the velocity and the schedule's point as the Python path leaves
     them."""
-    gk = p.game
     model = as_parametric(evaluator.model)
     mk = model_kernels_of(evaluator.model)
     assert mk is not None
-    params = np.array(mk.params, dtype=np.float64)
-    size = params.size
-    full_alpha = np.zeros(size)
-    velocity = np.zeros(size)
+    # the searched games update the model's own vector (its searcher reads it); whole games a copy
+    params = mk.params if p.searcher is not None else np.array(mk.params, dtype=np.float64)
+    full_alpha = np.zeros(params.size)
+    velocity = np.zeros(params.size)
     if p.live is None:
         full_alpha[:] = alpha
         velocity[:] = update.velocity
@@ -166,6 +174,38 @@ def play_batch(
         ],
         dtype=np.int64,
     )
+    vectors = (params, full_alpha, velocity, fopt, iopt)
+    schedule = (lams, scales, epsilons)
+    try:
+        if p.searcher is None:
+            finals, lengths = _whole_games(p, game, vectors, schedule, rng, starts, n)
+        else:
+            finals, lengths = _searched_games(p, opts, game, evaluator, vectors, schedule, rng, starts)
+    finally:  # the model's caches follow its vector (also when a game was interrupted)
+        model.set_params(params if p.live is None else params[p.live])
+    update.velocity = velocity if p.live is None else velocity[p.live]
+    update.lam = float(lams[-1])
+    update.alpha = alpha * float(scales[-1])
+    return finals, lengths
+
+
+Vectors = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Schedule = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _whole_games(
+    p: Plan,
+    game: Game,
+    vectors: Vectors,
+    schedule: Schedule,
+    rng: np.random.Generator,
+    starts: list[Start],
+    n: int,
+) -> tuple[list[State], list[int]]:
+    """1-ply self-play: the ``n`` games in one call of the kernel's ``play``."""
+    gk = p.game
+    params, alpha, velocity, fopt, iopt = vectors
+    lams, scales, epsilons = schedule
     init = gk.to_row(game.initial_state())
     if starts:
         start_rows = np.array([gk.to_row(s) for s, _ in starts], dtype=np.int64)
@@ -177,15 +217,61 @@ def play_batch(
     lengths = np.zeros(n, dtype=np.int64)
     kids = np.zeros((gk.max_children, gk.width), dtype=np.int64)
     moves = np.zeros(gk.max_children, dtype=np.int64)
+    size = params.size
     status = p.kernel.play(
-        gk.params, p.ev, p.eopts, p.meta, params, full_alpha, velocity, scales, lams, epsilons,
+        gk.params, p.ev, p.eopts, p.meta, params, alpha, velocity, scales, lams, epsilons,
         fopt, iopt, init, start_rows, draws, rng, finals, lengths, kids, moves,
         np.zeros(p.width), np.zeros(p.work), np.zeros(size), np.zeros(size), np.zeros(size),
     )  # fmt: skip
     if status < 0:  # pragma: no cover - max_children is a proven bound
         raise RuntimeError(f"compiled TD self-play: more than {gk.max_children} children")
-    model.set_params(params if p.live is None else params[p.live])
-    update.velocity = velocity if p.live is None else velocity[p.live]
-    update.lam = float(lams[-1])
-    update.alpha = alpha * float(scales[-1])
     return [gk.from_row(row) for row in finals], lengths.tolist()
+
+
+def _searched_games(
+    p: Plan,
+    opts: TDLearner,
+    game: Game,
+    evaluator: Evaluator,
+    vectors: Vectors,
+    schedule: Schedule,
+    rng: np.random.Generator,
+    starts: list[Start],
+) -> tuple[list[State], list[int]]:
+    """Self-play with the look-ahead searcher choosing the moves (``selfplay.play_game``'s
+    loop and random draws), each position's learning step in one call of ``learn``."""
+    from mindgames.plugins.learners.td.selfplay import rewarder, searched_move
+
+    gk = p.game
+    assert p.searcher is not None
+    params, alpha, velocity, fopt, iopt = vectors
+    lams, scales, epsilons = schedule
+    size = params.size
+    x, work, trace, grad = np.zeros(p.width), np.zeros(p.work), np.zeros(size), np.zeros(size)
+    step_alpha = np.zeros(size)
+    at = np.zeros(3)
+    learn, apply = p.kernel.learn, p.kernel.apply
+    finals: list[State] = []
+    lengths: list[int] = []
+    for g in range(len(lams)):
+        np.multiply(alpha, scales[g], out=step_alpha)
+        explore = {"epsilon": float(epsilons[g])}
+        state, draw_reward = pick_start(game, starts, rng, opts.random_plies, opts.random_plies_max)
+        reward = rewarder(opts, game, game.to_move(state), draw_reward)
+        at[:] = (0.0, -1.0, lams[g])
+        plies = 0
+        while plies < opts.max_plies and not game.is_terminal(state):
+            row = gk.to_row(state)
+            learn(
+                gk.params, p.ev, p.eopts, p.meta, params, step_alpha, velocity, fopt, iopt, row,
+                x, work, trace, grad, at,
+            )  # fmt: skip
+            state = searched_move(game, state, evaluator, p.searcher, rng, explore, None)
+            plies += 1
+        if at[1] >= 0:
+            last = reward(state, int(at[1]))
+            if not math.isnan(last):
+                apply(fopt, iopt, params, step_alpha, velocity, trace, last - float(at[0]))
+        finals.append(state)
+        lengths.append(plies)
+    return finals, lengths

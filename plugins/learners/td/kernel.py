@@ -1,6 +1,8 @@
-"""Compiled TD(lambda) self-play on 1 ply: a batch of whole games, learning as they go, in one
+"""Compiled TD(lambda) self-play: on 1 ply, a batch of whole games, learning as they go, in one
 numba call over state rows -- the games, random draws and updates of ``selfplay.play_game`` with
-``moves.choose`` and ``update.TDUpdate`` (plugins/learners/td/compiled.py drives it).
+``moves.choose`` and ``update.TDUpdate`` (``play``); with a look-ahead searcher, the learning
+step of each position (``learn``) while Python asks the searcher for the moves
+(plugins/learners/td/compiled.py drives both).
 
 This file is a template, bound like plugins/searchers/alphabeta_kernel.py by
 ``mindgames.compiled.specialise.bind`` to a game's kernel module (``g_*``) and to the gradient
@@ -199,3 +201,24 @@ def play(
         finals[g] = row
         lengths[g] = plies
     return 0
+
+
+@njit(cache=True)
+def learn(gp, ev, eopts, mmeta, params, alpha, velocity, fopt, iopt, row, x, work, trace, grad, at):
+    """One learned position of a game whose moves are chosen outside (a look-ahead search):
+    ``TDUpdate.begin`` or ``step`` at ``row``. ``at`` carries the game's P_t, the side that
+    moved last (-1: none yet) and lambda between calls."""
+    side = g_to_move(gp, row)
+    encode(gp, row, ev, eopts, x)
+    value = m_value_grad(mmeta, params, x, grad, work)
+    if at[1] >= 0:
+        gamma = fopt[GAMMA]
+        s = 1.0 if side == at[1] else -1.0
+        apply(fopt, iopt, params, alpha, velocity, trace, gamma * s * value - at[0])
+        decay = gamma * at[2] * s
+        for j in range(trace.shape[0]):
+            trace[j] = trace[j] * decay + grad[j]
+    else:
+        trace[:] = grad
+    at[0] = value
+    at[1] = side

@@ -162,7 +162,7 @@ class TDLearner(Learner):
         clone = copy_evaluator(evaluator) if self.regime == "clone" else None
         best = copy_evaluator(evaluator) if self.gate_games else None
         update = TDUpdate(model, alpha, self.lam, self.gamma, self.momentum, self.direction_check)
-        fast = compiled_td.plan(self, game, evaluator)  # None: the Python path
+        fast = compiled_td.plan(self, game, evaluator, searcher)  # None: the Python path
         counters: dict[str, Any] = {"games": 0, "clones": 0, "elapsed": 0.0, "history": []}
         if checkpoint.resumable(workdir, resume):
             counters, update.velocity = load_checkpoint(path, self, model, clone, rng, best)
