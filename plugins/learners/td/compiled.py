@@ -180,7 +180,9 @@ def play_batch(
         if p.searcher is None:
             finals, lengths = _whole_games(p, game, vectors, schedule, rng, starts, n)
         else:
-            finals, lengths = _searched_games(p, opts, game, evaluator, vectors, schedule, rng, starts)
+            finals, lengths = _searched_games(
+                p, opts, game, evaluator, vectors, schedule, rng, starts
+            )
     finally:  # the model's caches follow its vector (also when a game was interrupted)
         model.set_params(params if p.live is None else params[p.live])
     update.velocity = velocity if p.live is None else velocity[p.live]
