@@ -6,8 +6,9 @@ and writes d value / d params into ``grad`` over the model's whole flat vector (
 params``): for an mlp with a first-layer mask that vector holds the masked-out weights too (their
 gradient is written but never used: their step size is zero, as ``get_params`` leaves them out).
 ``work`` is scratch of at least ``work_size(meta)`` floats (every layer's activations and the
-back-propagated errors). ``value`` is the same forward pass without the gradient, so a value of
-one and of the other are the same bits.
+back-propagated errors). ``value`` is the forward pass alone (a value of it and of ``value_grad``
+are the same bits), and ``backward`` the gradient from what a ``value`` left in ``work``: a
+self-play step values every successor and later wants the chosen one's gradient.
 
 The arithmetic is the models' numpy path (evaluators/linear.py ``value_and_grad_batch``, mlp.py
 ``value_and_grad`` / ``values_and_row_grad``) step by step; only the sums of the products run
@@ -90,12 +91,33 @@ def _mlp_forward(meta: np.ndarray, params: np.ndarray, x: np.ndarray, work: np.n
         units = meta[6 + layer]
         bias_at = at + units * fan_in
         out = below + fan_in
-        for u in range(units):
-            s = 0.0
-            row = at + u * fan_in
+        # each unit's sum left to right, four units side by side (four independent chains of
+        # adds: the same bits as one unit after the other, without waiting on each add)
+        u = 0
+        while u + 4 <= units:
+            r0 = at + u * fan_in
+            r1, r2, r3 = r0 + fan_in, r0 + 2 * fan_in, r0 + 3 * fan_in
+            s0 = s1 = s2 = s3 = 0.0
             for j in range(fan_in):
-                s += params[row + j] * work[below + j]
-            s = s + params[bias_at + u]
+                h = work[below + j]
+                s0 += params[r0 + j] * h
+                s1 += params[r1 + j] * h
+                s2 += params[r2 + j] * h
+                s3 += params[r3 + j] * h
+            work[out + u] = s0
+            work[out + u + 1] = s1
+            work[out + u + 2] = s2
+            work[out + u + 3] = s3
+            u += 4
+        while u < units:
+            s0 = 0.0
+            r0 = at + u * fan_in
+            for j in range(fan_in):
+                s0 += params[r0 + j] * work[below + j]
+            work[out + u] = s0
+            u += 1
+        for u in range(units):
+            s = work[out + u] + params[bias_at + u]
             work[out + u] = 0.5 * math.tanh(0.5 * s) + 0.5 if sigmoid else math.tanh(s)
         below = out
         at = bias_at + units
@@ -120,9 +142,12 @@ def _mlp_forward(meta: np.ndarray, params: np.ndarray, x: np.ndarray, work: np.n
 
 @njit(cache=True)
 def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, work: np.ndarray) -> float:
-    """The model's value of ``x`` (``value_grad``'s without the gradient, the same bits)."""
+    """The model's value of ``x`` (``value_grad``'s, the same bits); what ``backward`` needs
+    is left in ``work``."""
     if meta[0] == LINEAR:
-        return _squash(meta[2], _linear_pre(meta, params, x))
+        a = _linear_pre(meta, params, x)
+        work[0] = a
+        return _squash(meta[2], a)
     return math.tanh(_mlp_forward(meta, params, x, work))
 
 
@@ -131,18 +156,32 @@ def value_grad(
     meta: np.ndarray, params: np.ndarray, x: np.ndarray, grad: np.ndarray, work: np.ndarray
 ) -> float:
     """The model's value of ``x``; its gradient over the whole flat vector into ``grad``."""
+    v = value(meta, params, x, work)
+    backward(meta, params, x, v, grad, work)
+    return v
+
+
+@njit(cache=True)
+def backward(
+    meta: np.ndarray,
+    params: np.ndarray,
+    x: np.ndarray,
+    v: float,
+    grad: np.ndarray,
+    work: np.ndarray,
+) -> None:
+    """The gradient of the value ``v`` that ``value(meta, params, x, work)`` gave (``work`` as
+    it left it) into ``grad``."""
     if meta[0] == LINEAR:
         n, output, bias, k = meta[1], meta[2], meta[3], meta[4]
-        a = _linear_pre(meta, params, x)
-        v = _squash(output, a)
+        a = work[0]
         d = _squash_grad(output, a, v)
         for i in range(n):
             grad[i] = (x[meta[5 + i]] if k > 0 else x[i]) * d
         if bias:
             grad[n] = d
-        return v
+        return
     inputs, layers, sigmoid, direct = meta[1], meta[2], meta[3], meta[4]
-    v = math.tanh(_mlp_forward(meta, params, x, work))
     dv = 1.0 - v * v
     # where each layer's weights and activations start (``work`` as ``_mlp_forward`` left it)
     total = inputs
@@ -189,4 +228,3 @@ def value_grad(
                 nxt[j] = s * (h * (1.0 - h) if sigmoid else 1.0 - h * h)
             delta[:below_units] = nxt
         top = below
-    return v

@@ -75,7 +75,7 @@ def test_an_example_trains_compiled_to_the_python_paths_games_and_weights(
     monkeypatch.setattr(compiled_td, "play_batch", counted)
     (tmp_path / "compiled").mkdir()
     numbers, rows = _train(name, options, tmp_path / "compiled" / "run")
-    assert calls and all(calls) == ("lookahead" not in _learner(name))  # whole games on 1 ply
+    assert calls and all(calls)  # whole games compiled (depth-2 look-ahead inside them)
     assert rows == oracle_rows
     np.testing.assert_allclose(numbers, oracle, rtol=0, atol=1e-12)
     third = len(numbers) // 3  # the learning net's weights (the model may be the gate's best)
@@ -93,6 +93,30 @@ def test_a_lockstep_example_keeps_the_python_path(name):
     options = {k: v for k, v in learner.items() if k != "name"}
     td = registry.learner("td", options, where="test")
     assert compiled_td.plan(td, game, evaluator, None) is None
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_a_lookahead_learns_the_same_compiled(depth, tmp_path, monkeypatch):
+    """Kalah's extra turns (a child's value not negated) under the look-ahead searched inside
+    the compiled games (depth 1 and 2) and the one called from Python a move (depth 3)."""
+    registry = get_registry()
+    game = registry.game("kalah:pits=4,seeds=3")
+    spec = {"model": "mlp", "encoding": "kalah14", "hidden": [6], "activation": "sigmoid"}
+    options = {"games": 4, "batch": 2, "checkpoint_every": 0, "alpha": 0.1, "epsilon": 0.1,
+               "lookahead": f"alphabeta:depth={depth}", "momentum": 0.5}  # fmt: skip
+    found = []
+    for forced in ("1", ""):
+        monkeypatch.setenv("MINDGAMES_PYTHON_PATH", forced)
+        evaluator = build_evaluator(registry, game, spec, seed=4)
+        td = registry.learner("td", options, where="test")
+        if not forced:
+            plan = compiled_td.plan(td, game, evaluator, td._searcher())
+            assert plan is not None and plan.depth == (depth if depth < 3 else 0)
+        out = td.train(game, evaluator, np.random.default_rng(2), workdir=tmp_path / forced)
+        found.append((evaluator.model.get_params(), untimed(list(out.history))))
+    (oracle, oracle_rows), (params, rows) = found
+    assert rows == oracle_rows
+    np.testing.assert_allclose(params, oracle, rtol=0, atol=1e-12)
 
 
 def test_a_masked_mlp_with_the_input_sum_learns_the_same_compiled(tmp_path, monkeypatch):

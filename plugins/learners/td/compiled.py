@@ -53,8 +53,11 @@ class Plan:
     #: positions of ``get_params()`` in the model's whole flat vector (None: the same)
     live: np.ndarray | None
     work: int
-    #: the look-ahead searcher (None: 1-ply choice, whole games compiled)
+    #: the look-ahead searcher called from Python (None: whole games compiled)
     searcher: Searcher | None
+    #: the look-ahead's depth inside the compiled games (0: 1 ply), its quick wins
+    depth: int = 0
+    quick_wins: bool = True
 
 
 def plan(
@@ -83,6 +86,7 @@ def plan(
         return None
     if opts.outcome == "margin" and not hasattr(importlib.import_module(gk.module), "margin"):
         return None
+    depth = inside_depth(searcher)
     return Plan(
         _kernel_module(gk),
         gk,
@@ -92,8 +96,28 @@ def plan(
         mk.meta,
         _live(evaluator),
         kernels_grad.work_size(mk.meta),
-        searcher,
+        None if depth else searcher,
+        depth,
+        bool(getattr(searcher, "quick_wins", True)),
     )
+
+
+def inside_depth(searcher: Searcher | None) -> int:
+    """The depth at which the compiled games search themselves (kernel.searched): 1 or 2 for
+    ``alphabeta`` with a ``depth`` and otherwise default options (its move depends only on the
+    values then); 0 for anything else (1 ply, or the searcher called from Python a move)."""
+    from mindgames.plugins.searchers.alphabeta import AlphaBeta
+
+    if type(searcher) is not AlphaBeta or searcher.depth not in (1, 2):
+        return 0
+    plain = AlphaBeta(depth=searcher.depth, quick_wins=searcher.quick_wins)
+    ignored = {"tt", "ordering", "batch", "eval_cache", "pvs", "max_extension", "extension"}
+    same = all(
+        getattr(searcher, f.name) == getattr(plain, f.name)
+        for f in attrs.fields(AlphaBeta)
+        if f.name not in ignored
+    )
+    return searcher.depth if same else 0
 
 
 def _kernel_module(gk: GameKernels) -> ModuleType:
@@ -103,6 +127,7 @@ def _kernel_module(gk: GameKernels) -> ModuleType:
     has_margin = hasattr(importlib.import_module(gk.module), "margin")
     bindings["g_margin"] = (gk.module if has_margin else MARGIN_STANDIN, "margin")
     bindings["m_value"] = (GRAD_MODULE, "value")
+    bindings["m_backward"] = (GRAD_MODULE, "backward")
     bindings["m_value_grad"] = (GRAD_MODULE, "value_grad")
     return bind(TEMPLATE, bindings)
 
@@ -171,6 +196,9 @@ def play_batch(
             opts.max_plies,
             opts.random_plies,
             -1 if opts.random_plies_max is None else opts.random_plies_max,
+            p.depth,
+            p.quick_wins,
+            game.turns_alternate,
         ],
         dtype=np.int64,
     )
@@ -224,6 +252,8 @@ def _whole_games(
         gk.params, p.ev, p.eopts, p.meta, params, alpha, velocity, scales, lams, epsilons,
         fopt, iopt, init, start_rows, draws, rng, finals, lengths, kids, moves,
         np.zeros(p.width), np.zeros(p.work), np.zeros(size), np.zeros(size), np.zeros(size),
+        np.zeros_like(kids), np.zeros_like(moves), np.zeros(gk.max_children),
+        np.zeros((gk.max_children, p.width)), np.zeros((gk.max_children, p.work)),
     )  # fmt: skip
     if status < 0:  # pragma: no cover - max_children is a proven bound
         raise RuntimeError(f"compiled TD self-play: more than {gk.max_children} children")

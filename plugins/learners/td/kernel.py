@@ -1,8 +1,8 @@
-"""Compiled TD(lambda) self-play: on 1 ply, a batch of whole games, learning as they go, in one
-numba call over state rows -- the games, random draws and updates of ``selfplay.play_game`` with
-``moves.choose`` and ``update.TDUpdate`` (``play``); with a look-ahead searcher, the learning
-step of each position (``learn``) while Python asks the searcher for the moves
-(plugins/learners/td/compiled.py drives both).
+"""Compiled TD(lambda) self-play: a batch of whole games, learning as they go, in one numba call
+over state rows -- the games, random draws and updates of ``selfplay.play_game`` with
+``moves.choose`` (1 ply) or ``alphabeta:depth=1|2`` (``searched``) and ``update.TDUpdate``
+(``play``); with another look-ahead searcher, the learning step of each position (``learn``)
+while Python asks the searcher for the moves (plugins/learners/td/compiled.py drives both).
 
 This file is a template, bound like plugins/searchers/alphabeta_kernel.py by
 ``mindgames.compiled.specialise.bind`` to a game's kernel module (``g_*``) and to the gradient
@@ -17,8 +17,9 @@ per position with a choice, the epsilon draw and the random move (``moves.explor
 
 Arrays (``play``'s arguments): ``fopt`` gamma, momentum, win, draw, loss, margin_scale; ``iopt``
 direction_check, outcome (1: margin), margin_squash (1: linear), cutoff (1: draw), max_plies,
-random_plies, random_plies_max (-1: unset). Parameters, step sizes, velocity and trace are over
-the model's whole flat vector (``ModelKernels.params``, updated in place).
+random_plies, random_plies_max (-1: unset), the look-ahead's depth (0: 1 ply; ``searched``),
+its quick wins, whether the game's turns alternate. Parameters, step sizes, velocity and trace
+are over the model's whole flat vector (``ModelKernels.params``, updated in place).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from mindgames.compiled.unbound import is_terminal as g_is_terminal
 from mindgames.compiled.unbound import progress as g_progress
 from mindgames.compiled.unbound import result as g_result
 from mindgames.compiled.unbound import to_move as g_to_move
+from mindgames.evaluators.kernels_grad import backward as m_backward
 from mindgames.evaluators.kernels_grad import value as m_value
 from mindgames.evaluators.kernels_grad import value_grad as m_value_grad
 from mindgames.plugins.learners.td.unbound import margin as g_margin
@@ -43,6 +45,11 @@ from mindgames.plugins.learners.td.unbound import margin as g_margin
 
 GAMMA, MOMENTUM, WIN, DRAW, LOSS, MARGIN_SCALE = range(6)
 CHECK, MARGIN, LINEAR, CUT_DRAW, MAX_PLIES, RANDOM_PLIES, RANDOM_PLIES_MAX = range(7)
+DEPTH, QUICK, ALTERNATE = range(7, 10)
+#: alpha-beta's values of finished games (plugins/searchers/alphabeta_kernel.py)
+SURE = 2.0  # alphabeta_kernel.WIN (WIN here is the option's index)
+STEP = 1.0 / 4096.0
+PROVEN = 1.5
 #: the encoding code of the core's ``progress`` encoding (game codes are never negative)
 PROGRESS = -1
 
@@ -136,12 +143,88 @@ def start(gp, fopt, iopt, rng, init, starts, draws, row, kids, moves):
 
 
 @njit(cache=True)
+def leaf(gp, iopt, row, ply, ev, eopts, mmeta, params, x, work):
+    """Alpha-beta's value of a leaf ``ply`` plies below the root, for its side to move: a
+    finished game's (quick wins: sooner is better), else the net's; and whether it is over."""
+    if g_is_terminal(gp, row):
+        r = g_result(gp, row)
+        if r == 0:
+            return 0.0, True
+        if not iopt[QUICK]:
+            return r * SURE, True
+        return (r * SURE - ply * STEP if r > 0 else r * SURE + ply * STEP), True
+    encode(gp, row, ev, eopts, x)
+    return m_value(mmeta, params, x, work), False
+
+
+@njit(cache=True)
+def for_parent(gp, iopt, parent, child, v):
+    """A child's value for the parent's side to move."""
+    if iopt[ALTERNATE] or g_to_move(gp, child) != g_to_move(gp, parent):
+        return -v
+    return v
+
+
+@njit(cache=True)
+def searched(gp, iopt, ev, eopts, mmeta, params, x, work, row, kids, n, deeper, dmoves, values):
+    """The move ``alphabeta:depth=1|2`` (default options) picks among the ``n`` children in
+    ``kids``: the first best of the depth-1 iteration, which then leads the depth-2 one; there
+    the first child whose value beats every child before it (the values alpha-beta's search
+    finds exact; the others only need to be shown no better). Depth 2 is skipped, as the Python
+    iterations stop, when every child is over or one is a proven result."""
+    unresolved = 0
+    first = 0
+    for i in range(n):
+        v, over = leaf(gp, iopt, kids[i], 1, ev, eopts, mmeta, params, x, work)
+        if not over:
+            unresolved += 1
+        values[i] = for_parent(gp, iopt, row, kids[i], v)
+        if values[i] > values[first]:
+            first = i
+    if iopt[DEPTH] < 2 or unresolved == 0 or abs(values[first]) > PROVEN:
+        return first
+    best = -math.inf
+    pick = first
+    for j in range(n):
+        i = first if j == 0 else (j - 1 if j <= first else j)
+        child = kids[i]
+        if g_is_terminal(gp, child):
+            v, _ = leaf(gp, iopt, child, 1, ev, eopts, mmeta, params, x, work)
+            value = for_parent(gp, iopt, row, child, v)
+        else:
+            m = g_children(gp, child, deeper, dmoves)
+            if m < 0:
+                return -1
+            # the child's value for its mover: the best of its children, stopped as soon as
+            # the root's side is shown no better off than with the best so far
+            negated = iopt[ALTERNATE] or g_to_move(gp, child) != g_to_move(gp, row)
+            top = -math.inf
+            for k in range(m):
+                v, _ = leaf(gp, iopt, deeper[k], 2, ev, eopts, mmeta, params, x, work)
+                w = for_parent(gp, iopt, child, deeper[k], v)
+                if w > top:
+                    top = w
+                    if negated and -top <= best:
+                        break
+            value = for_parent(gp, iopt, row, child, top)
+        if value > best:
+            best = value
+            pick = i
+    return pick
+
+
+@njit(cache=True)
 def play(
     gp, ev, eopts, mmeta, params, alpha, velocity, scales, lams, epsilons, fopt, iopt,
     init, starts, draws, rng, finals, lengths, kids, moves, x, work, trace, grad, step_alpha,
+    deeper, dmoves, values, kx, kwork,
 ):  # fmt: skip
     """Play and learn ``lengths.shape[0]`` games; each one's final row and plies into
-    ``finals`` and ``lengths``. Returns 0, or -1 when ``kids`` was too small (games stop)."""
+    ``finals`` and ``lengths``. Returns 0, or -1 when ``kids`` was too small (games stop).
+
+    On 1 ply each successor's encoding and forward pass stay in ``kx`` and ``kwork`` (its
+    value in ``values``), so the chosen one's gradient is the backward pass alone (as the
+    Python path takes it from the batch that valued the successors)."""
     gamma = fopt[GAMMA]
     max_plies = iopt[MAX_PLIES]
     row = np.empty(init.shape[0], dtype=np.int64)
@@ -156,10 +239,16 @@ def play(
         prev_side = -1
         plies = 0
         p = 0.0
+        cached = -1  # the successor whose forward pass is in kx, kwork and values
         while plies < max_plies and not g_is_terminal(gp, row):
             side = g_to_move(gp, row)
-            encode(gp, row, ev, eopts, x)
-            value = m_value_grad(mmeta, params, x, grad, work)
+            if cached >= 0:
+                value = values[cached]
+                m_backward(mmeta, params, kx[cached], value, grad, kwork[cached])
+                cached = -1
+            else:
+                encode(gp, row, ev, eopts, x)
+                value = m_value_grad(mmeta, params, x, grad, work)
             if prev_side >= 0:  # ``TDUpdate.step``
                 s = 1.0 if side == prev_side else -1.0
                 apply(fopt, iopt, params, step_alpha, velocity, trace, gamma * s * value - p)
@@ -180,20 +269,31 @@ def play(
             if epsilon > 0.0 and rng.random() < epsilon:
                 row[:] = kids[rng.integers(0, n)]
                 continue
+            if iopt[DEPTH] > 0:  # the look-ahead's move
+                pick = searched(
+                    gp, iopt, ev, eopts, mmeta, params, x, work, row, kids, n, deeper, dmoves,
+                    values,
+                )  # fmt: skip
+                if pick < 0:
+                    return -1
+                row[:] = kids[pick]
+                continue
             best = -math.inf
             pick = 0
             for i in range(n):
                 if g_is_terminal(gp, kids[i]):
                     v = reward(gp, fopt, iopt, kids[i], side, start_side, draw)
                 else:
-                    encode(gp, kids[i], ev, eopts, x)
-                    v = m_value(mmeta, params, x, work)
+                    encode(gp, kids[i], ev, eopts, kx[i])
+                    values[i] = v = m_value(mmeta, params, kx[i], kwork[i])
                     if g_to_move(gp, kids[i]) != side:
                         v = -v
                 if v > best:
                     best = v
                     pick = i
             row[:] = kids[pick]
+            if not g_is_terminal(gp, row):
+                cached = pick
         if prev_side >= 0:
             last = reward(gp, fopt, iopt, row, prev_side, start_side, draw)
             if not math.isnan(last):  # ``TDUpdate.finish``
