@@ -1,9 +1,11 @@
-"""TD(lambda) self-play on the compiled path: a batch of 1-ply games in one call of the template
+"""TD(lambda) self-play on the compiled path: a batch of whole games in one call of the template
 kernel.py, bound to the game's kernels, with the learner's schedules, starts and random draws.
 
-With a ``lookahead`` searcher the games are played from Python as on the Python path, a call of
-the (compiled) searcher a move, and each position's learning step is one call of the kernel
-(``learn``): a whole game with the search inside one compiled call is left for later.
+The move choice inside the compiled games is 1 ply, or ``alphabeta:depth=1|2`` with its other
+options at their defaults (``inside_depth``: the searcher's move then depends on the values
+alone, and kernel.searched finds it). With any other ``lookahead`` searcher the games are
+played from Python as on the Python path, a call of the (compiled) searcher a move, and each
+position's learning step is one call of the kernel (``learn``).
 
 ``plan`` says whether a run can take it: the game, every part of the encoding and the model have
 kernels (a linear or mlp model: evaluators/kernels_grad.py), the options are plain self-play
