@@ -123,7 +123,13 @@ class Linear(Model):
         xs = np.asarray(xs, dtype=float)
         if self.index is not None:
             xs = xs[:, self.index]
-        a = xs @ self._w
+        # the products summed column by column, left to right as ``value_py`` and the compiled
+        # kernels sum them: BLAS's ``xs @ w`` rounds equal rows differently by their place in
+        # the batch (OpenBLAS: the rows after the last block of four), which made equal
+        # successors unequal and TD's choice among them rounding noise
+        a = np.zeros(len(xs))
+        for j, w in enumerate(self._w.tolist()):
+            a += xs[:, j] * w
         if self.bias:
             a = a + self._p[-1]
         return xs, a

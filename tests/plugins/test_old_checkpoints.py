@@ -61,10 +61,36 @@ def _resume(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple
 def test_a_checkpoint_written_before_the_shared_helper_resumes_to_the_same_run(
     name, tmp_path, monkeypatch
 ):
+    monkeypatch.setenv("MINDGAMES_PYTHON_PATH", "1")  # the oracle: bit for bit
     result, case = _resume(name, tmp_path, monkeypatch)
     expected = np.load(FIXTURES / name / "expected.npy", allow_pickle=False)
     np.testing.assert_array_equal(result.evaluator.model.get_params(), expected)
     assert untimed(list(result.history)) == case["history"]
+
+
+def test_an_old_td_checkpoint_resumes_on_the_compiled_path_to_the_same_run(tmp_path, monkeypatch):
+    """The compiled TD self-play (plugins/learners/td/compiled.py) resumes it to the same games
+    and weights, up to the rounding of its sums (left to right, numpy's BLAS blocks them)."""
+    from mindgames.plugins.learners.td import compiled as compiled_td
+
+    monkeypatch.delenv("MINDGAMES_PYTHON_PATH", raising=False)
+    monkeypatch.setattr(compiled_td, "play_batch", _counted(compiled_td.play_batch))
+    result, case = _resume("td", tmp_path, monkeypatch)
+    assert _counted.calls > 0  # the compiled path ran
+    expected = np.load(FIXTURES / "td" / "expected.npy", allow_pickle=False)
+    np.testing.assert_allclose(result.evaluator.model.get_params(), expected, rtol=0, atol=1e-12)
+    assert untimed(list(result.history)) == case["history"]
+
+
+def _counted(function: Any) -> Any:
+    """``function``, counting its calls in ``_counted.calls``."""
+    _counted.calls = 0  # type: ignore[attr-defined]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        _counted.calls += 1  # type: ignore[attr-defined]
+        return function(*args, **kwargs)
+
+    return counted
 
 
 def test_an_old_hillclimb_checkpoint_without_a_format_is_refused_in_one_line(tmp_path, monkeypatch):

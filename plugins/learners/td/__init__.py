@@ -16,7 +16,9 @@ fixed player's view and turned into the side to move's. See docs/learners.md for
 Modules by job: ``learner`` (options, training loop), ``update`` (the maths above), ``moves``
 (successor valuation and move pick), ``selfplay`` (the game drivers), ``oneply`` (serial
 self-play on 1 ply, its hot loop), ``checkpoint`` (files),
-``starts`` (the start-position reader), ``gate`` (keeping the best net).
+``starts`` (the start-position reader), ``gate`` (keeping the best net); the compiled path:
+``compiled`` (when a run takes it, and its driver), ``kernel`` (the numba template of whole
+self-play games) and ``unbound`` (its stand-in for a game kernel it may bind).
 """
 
 from mindgames.plugins.learners.td.checkpoint import copy_evaluator

@@ -18,6 +18,7 @@ from mindgames.game import CountsPieces, Game, HasMargin, Move, State
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import DIFFERENTIABLE, Evaluator, as_parametric
+from mindgames.plugins.learners.td import compiled as compiled_td
 from mindgames.plugins.learners.td import selfplay
 from mindgames.plugins.learners.td.checkpoint import (
     CHECKPOINT,
@@ -161,6 +162,7 @@ class TDLearner(Learner):
         clone = copy_evaluator(evaluator) if self.regime == "clone" else None
         best = copy_evaluator(evaluator) if self.gate_games else None
         update = TDUpdate(model, alpha, self.lam, self.gamma, self.momentum, self.direction_check)
+        fast = compiled_td.plan(self, game, evaluator, searcher)  # None: the Python path
         counters: dict[str, Any] = {"games": 0, "clones": 0, "elapsed": 0.0, "history": []}
         if checkpoint.resumable(workdir, resume):
             counters, update.velocity = load_checkpoint(path, self, model, clone, rng, best)
@@ -172,9 +174,14 @@ class TDLearner(Learner):
         while played < self.games:
             begin = time.perf_counter()
             n = min(self.batch, self.games - played)
-            finals, plies = self._play_batch(
-                game, evaluator, clone, update, alpha, searcher, rng, starts, played, n
-            )
+            if fast is not None:
+                finals, plies = compiled_td.play_batch(
+                    fast, self, game, evaluator, update, alpha, rng, starts, played, n
+                )
+            else:
+                finals, plies = self._play_batch(
+                    game, evaluator, clone, update, alpha, searcher, rng, starts, played, n
+                )
             crossed = self.checkpoint_every and (
                 (played + n) // self.checkpoint_every > played // self.checkpoint_every
             )

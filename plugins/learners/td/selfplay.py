@@ -139,7 +139,7 @@ def play_game(
                 tracking = True
             prev_side = side
         if searcher is not None:
-            state = _searched(game, state, evaluator, searcher, rng, explore, found)
+            state = searched_move(game, state, evaluator, searcher, rng, explore, found)
             cached = None
         else:
             _, state, cached = choose(game, state, evaluator, rng, explore, reward, grads=reuse)
@@ -151,7 +151,7 @@ def play_game(
     return state, plies
 
 
-def _searched(
+def searched_move(
     game: Game,
     state: State,
     evaluator: Evaluator,
