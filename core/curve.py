@@ -1,7 +1,7 @@
 """Learning curves: every snapshot of a training run played against one fixed reference agent.
 
 A run directory (``core/training.py``) holds ``snapshots/<games>.npz`` and ``model.npz``. Each of
-them plays a match of paired games (``tournament.match_plan``: the same openings and game seeds
+them plays a match of paired games (``matches.match_plan``: the same openings and game seeds
 for every snapshot, so the points differ by the model alone) as
 ``alphabeta:depth=D,eval=@SNAPSHOT`` against the reference, on one executor for the whole curve,
 and is rated by the match report (``report.build_report``, Elo anchored on the reference).
@@ -12,6 +12,7 @@ imports a concrete game, model or learner.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,13 @@ from mindgames.errors import ConfigError
 from mindgames.executors import default_workers, open_executor
 from mindgames.files import append_jsonl, drop_torn_tail, lock_file, make_directory, read_jsonl
 from mindgames.interrupts import stop_on_signals
+from mindgames.match import play_tasks
 from mindgames.matches import match_plan
 from mindgames.modelfile import read_model_file
 from mindgames.registry import Registry, get_registry
 from mindgames.report import build_report
+from mindgames.results import window
 from mindgames.spec import format_spec
-from mindgames.tournament import run_tasks
 from mindgames.training import MODEL_FILE, TRAINED_FOR, read_history, snapshots
 
 CURVE_FILE = "curve.jsonl"
@@ -158,14 +160,13 @@ def measure(
                 open_executor(n, scheduler) as executor,
             ):
                 for point, plan in matches:
-                    records = run_tasks(
-                        plan.tasks,
-                        executor,
-                        None,
-                        registry=registry,
-                        on_record=on_game,
-                        window=max(16, 4 * n),
-                    )
+                    records = []
+                    played = play_tasks(plan.tasks, executor, registry=registry, window=window(n))
+                    with contextlib.closing(played):  # cancels what is in flight on an error
+                        for record in played:
+                            records.append(record)
+                            if on_game is not None:
+                                on_game(record)
                     line = _line(run, point, settings, plan.agents, records, seconds)
                     append_jsonl(fh, line)
                     done[line["model"]] = line

@@ -19,16 +19,8 @@ from mindgames.match import foreign_record
 from mindgames.openings import parse_openings
 from mindgames.registry import Registry
 from mindgames.report import build_report
-from mindgames.tournament import (
-    Outcome,
-    Plan,
-    Record,
-    TournamentConfig,
-    export_records,
-    plan,
-    play_into,
-    schedule,
-)
+from mindgames.results import Outcome, Record, export_records, play_into
+from mindgames.tournament import Plan, TournamentConfig, plan, schedule
 
 
 def match_plan(

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,7 +32,7 @@ import numpy as np
 
 from mindgames.capabilities import require
 from mindgames.errors import CapabilityError, MindgamesError
-from mindgames.executors import SerialExecutor
+from mindgames.executors import Done, ordered
 from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, lock_file, read_jsonl
 from mindgames.game import CountsPieces, Game, Solvable, State
 from mindgames.match import cached
@@ -149,11 +149,14 @@ def solve_moves(game: Game, state: State) -> dict[str, int]:
     return values
 
 
-def solve_task(game_spec: str, position: str, registry: Registry | None = None) -> dict[str, int]:
-    """Worker entry point: the move values of one position (pure: same input, same answer)."""
+def solve_task(
+    game_spec: str, position: str, plies: int, registry: Registry | None = None
+) -> Solved:
+    """Worker entry point: one position with the values of its moves (pure: same input, same
+    answer)."""
     reg = registry or get_registry()
     game = cached(reg, ("game", game_spec), lambda: reg.game(game_spec))
-    return solve_moves(game, game.parse_position(position))
+    return Solved(position, plies, solve_moves(game, game.parse_position(position)))
 
 
 def header(game: Game, sampling: Sampling) -> dict[str, Any]:
@@ -179,14 +182,14 @@ def build(
 ) -> list[Solved]:
     """Sample and solve ``sampling.count`` decisive positions; write them to ``write``.
 
-    With ``write``, every solved candidate also goes to ``write + ".partial"`` as it finishes
-    and a rerun takes those from there; the finished set replaces ``write`` atomically.
+    With ``write``, every solved candidate also goes to ``write + ".partial"`` as it comes out
+    of the pump (in order) and a rerun takes those from there; the finished set replaces
+    ``write`` atomically.
     ``on_solved(solved, kept)`` is called for each candidate in order.
     """
     require_solvable(game, sampling)
     head = header(game, sampling)
     partial = Path(f"{write}.partial") if write is not None else None
-    serial = isinstance(executor, SerialExecutor)
     with contextlib.ExitStack() as stack:
         log: IO[str] | None = None
         known: dict[int, Solved] = {}
@@ -195,16 +198,7 @@ def build(
             stack.enter_context(lock_file(lock, str(write)))
             known = _read_partial(partial, head)
             log = stack.enter_context(_open_partial(partial, head))
-        kept = _solve_in_order(
-            game,
-            sampling,
-            executor,
-            known,
-            log,
-            registry if serial else None,
-            on_solved,
-            1 if serial else window,
-        )
+        kept = _solve_in_order(game, sampling, executor, known, log, registry, on_solved, window)
         if log is not None:
             log.close()
         if write is not None:
@@ -226,38 +220,27 @@ def _solve_in_order(
     window: int,
 ) -> list[Solved]:
     """Solve candidates ``window`` at a time, keeping the first decisive ones in order."""
-    stream = enumerate(candidates(game, sampling))
     spec = game.spec()
-    inflight: dict[Future[dict[str, int]], tuple[int, str, int]] = {}
-    ready: dict[int, Solved] = {}  # solved candidates not yet taken in order
+    jobs = (
+        Done(known[index])
+        if index in known and known[index].position == text
+        else (spec, text, plies)
+        for index, (text, plies) in enumerate(candidates(game, sampling))
+    )
     kept: list[Solved] = []
-    cursor = 0
-    # On an error or a signal the owner of the executor stops it (open_executor terminates a
-    # pool); futures are cancelled here only once the set is complete.
-    while len(kept) < sampling.count:
-        while len(inflight) < window and len(inflight) + len(ready) < 2 * window:
-            index, (text, plies) = next(stream)
-            if index in known and known[index].position == text:
-                ready[index] = known[index]
-                continue
-            args = (spec, text, registry) if registry is not None else (spec, text)
-            inflight[executor.submit(solve_task, *args)] = (index, text, plies)
-        if cursor not in ready:
-            done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-            for future in done:
-                index, text, plies = inflight.pop(future)
-                ready[index] = Solved(text, plies, future.result())
-                if log is not None:
-                    append_jsonl(log, {"index": index, **ready[index].as_dict()})
-        while cursor in ready and len(kept) < sampling.count:
-            solved = ready.pop(cursor)
+    if sampling.count <= 0:
+        return kept
+    solved_ = ordered(executor, solve_task, jobs, window=window, local=(registry,))
+    with contextlib.closing(solved_):
+        for index, solved in enumerate(solved_):
+            if log is not None and known.get(index) is not solved:
+                append_jsonl(log, {"index": index, **solved.as_dict()})
             if solved.decisive:
                 kept.append(solved)
             if on_solved is not None:
                 on_solved(solved, solved.decisive)
-            cursor += 1
-    for future in inflight:
-        future.cancel()
+            if len(kept) >= sampling.count:
+                break
     return kept
 
 
