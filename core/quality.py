@@ -23,7 +23,7 @@ from mindgames.game import Game
 from mindgames.match import cached, game_seed
 from mindgames.ratings import Z95
 from mindgames.registry import Registry, get_registry
-from mindgames.solved import Solved
+from mindgames.solvedfile import Solved
 
 #: positions per judging task (amortises building the agent and sending the task)
 CHUNK = 25

@@ -226,15 +226,11 @@ def run_tournament(
             )
         except BaseException:
             if fresh and not read_jsonl(out_dir / RESULTS_FILE):
-                _forget(out_dir)  # failed before its first game (a --scheduler not reached)
+                # failed before its first game (a --scheduler not reached): forget the run
+                for name in (CONFIG_FILE, RESULTS_FILE):
+                    (out_dir / name).unlink(missing_ok=True)
             raise
         return _finish(plan_, out_dir, [*have.values(), *played], len(played))
-
-
-def _forget(directory: Path) -> None:
-    """Remove what a run wrote before its first game, so the directory takes a new run."""
-    for name in (CONFIG_FILE, RESULTS_FILE):
-        (directory / name).unlink(missing_ok=True)
 
 
 def _finish(plan_: Plan, out_dir: Path, records_: list[Record], played: int) -> Outcome:
