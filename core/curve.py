@@ -13,7 +13,7 @@ imports a concrete game, model or learner.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from mindgames.interrupts import stop_on_signals
 from mindgames.match import play_tasks
 from mindgames.matches import match_plan
 from mindgames.modelfile import read_model_file
+from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry, get_registry
 from mindgames.report import build_report
 from mindgames.results import window
@@ -84,7 +85,7 @@ def points(directory: str | Path) -> list[Point]:
     return found
 
 
-def _count(row: dict[str, Any], unit: str) -> int | None:
+def _count(row: Mapping[str, Any], unit: str) -> int | None:
     """A history row's count in ``unit`` (Layered Learning's rows call its playouts games)."""
     value = row.get(unit, row.get("games"))
     return value if isinstance(value, int) else None
@@ -132,7 +133,7 @@ def measure(
     scheduler: str | None = None,
     registry: Registry | None = None,
     on_start: Callable[[int, int], None] | None = None,
-    on_game: Callable[[dict[str, Any]], None] | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
     on_point: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Play every point of the run not yet in ``out``; return all lines, fewest games first."""
@@ -160,7 +161,7 @@ def measure(
                 open_executor(n, scheduler) as executor,
             ):
                 for point, plan in matches:
-                    records = []
+                    records: list[GameRecord] = []
                     played = play_tasks(plan.tasks, executor, registry=registry, window=window(n))
                     with contextlib.closing(played):  # cancels what is in flight on an error
                         for record in played:
@@ -198,30 +199,30 @@ def _line(
     point: Point,
     settings: CurveSettings,
     agents: Sequence[str],
-    records: Sequence[dict[str, Any]],
+    records: Sequence[GameRecord],
     seconds: dict[int, float],
 ) -> dict[str, Any]:
     """The curve line of one point: its training games and time, W/D/L, Elo and interval."""
     report = build_report(agents, records, anchor=agents[1])
-    pairing = report["pairings"][0]
-    rating = next(s for s in report["standings"] if s["agent"] == agents[0])
+    pairing = report.pairings[0]
+    rating = next(s for s in report.standings if s.agent == agents[0])
     return {
         "model": _label(run, point),
         "games": point.games,
         "unit": point.unit,
         "final": point.final,
         "seconds": seconds.get(point.games) if point.games is not None else None,
-        "played": report["games"],
-        "wins": pairing["wins"],
-        "draws": pairing["draws"],
-        "losses": pairing["losses"],
-        "score": pairing["score"] / max(1, pairing["games"]),
-        "elo": rating["elo"],
-        "elo_low": rating["elo_low"],
-        "elo_high": rating["elo_high"],
-        "los": pairing["los"],
-        "pentanomial": pairing["pentanomial"],
-        "elo_regularised": report["elo_regularised"],
+        "played": report.games,
+        "wins": pairing.wins,
+        "draws": pairing.draws,
+        "losses": pairing.losses,
+        "score": pairing.score / max(1, pairing.games),
+        "elo": rating.elo,
+        "elo_low": rating.elo_low,
+        "elo_high": rating.elo_high,
+        "los": pairing.los,
+        "pentanomial": pairing.pentanomial,
+        "elo_regularised": report.elo_regularised,
         **settings.as_dict(),
     }
 

@@ -1,4 +1,4 @@
-"""One game between two agents as a pure task, and the JSON record it produces.
+"""One game between two agents as a pure task, and the record it produces (``GameRecord``).
 
 A task names everything a game depends on -- the game spec, both agents (each a spec, or a
 ``Player``: a searcher spec with a model's own arrays, for learners whose individuals have no
@@ -24,6 +24,7 @@ from mindgames.executors import ordered
 from mindgames.game import Game
 from mindgames.model import Evaluator
 from mindgames.openings import Opening
+from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry, get_registry
 from mindgames.spec import parse_spec
 
@@ -179,7 +180,7 @@ def result_text(score: float) -> str:
     return {1.0: "1-0", 0.0: "0-1"}.get(score, "1/2-1/2")
 
 
-def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> dict[str, Any]:
+def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> GameRecord:
     """Play ``task`` with built agents; returns the game's result record."""
     start = time.perf_counter()
     rng = np.random.default_rng(task.seed)
@@ -197,26 +198,26 @@ def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> dict[s
         moves.append(game.move_text(state, move))
         state = game.play(state, move)
     score = 0.5 if termination == "move cap" else (game.returns(state)[0] + 1.0) / 2.0
-    return {
-        "index": task.index,
-        "pair": task.pair,
-        "round": task.round,
-        "game": task.game,
-        "first": task.first,
-        "second": task.second,
-        "opening": task.opening.label,
-        "opening_position": task.opening.position,
-        "opening_moves": list(task.opening.moves),
-        "moves": moves,
-        "result": result_text(score),
-        "score": score,
-        "termination": termination,
-        "plies": len(moves),
-        "final_position": game.position_text(state),
-        "seed": task.seed,
-        "max_plies": task.max_plies,
-        "seconds": round(time.perf_counter() - start, 6),
-    }
+    return GameRecord(
+        index=task.index,
+        pair=task.pair,
+        round=task.round,
+        game=task.game,
+        first=task.first,
+        second=task.second,
+        opening=task.opening.label,
+        opening_position=task.opening.position,
+        opening_moves=list(task.opening.moves),
+        moves=moves,
+        result=result_text(score),
+        score=score,
+        termination=termination,
+        plies=len(moves),
+        final_position=game.position_text(state),
+        seed=task.seed,
+        max_plies=task.max_plies,
+        seconds=round(time.perf_counter() - start, 6),
+    )
 
 
 def identity(task: GameTask) -> dict[str, Any]:
@@ -269,7 +270,7 @@ def _agent(registry: Registry, game: Game, task: GameTask, name: str, spec: Any)
     )
 
 
-def play_task(task: Mapping[str, Any], registry: Registry | None = None) -> dict[str, Any]:
+def play_task(task: Mapping[str, Any], registry: Registry | None = None) -> GameRecord:
     """Worker entry point: rebuild game and agents from the task and play it."""
     t = GameTask.from_dict(task)
     reg = registry or get_registry()
@@ -285,7 +286,7 @@ def play_tasks(
     *,
     registry: Registry | None = None,
     window: int | None = None,
-) -> Generator[dict[str, Any], None, None]:
+) -> Generator[GameRecord, None, None]:
     """The record of each task, in the tasks' order (``executors.ordered``); a SerialExecutor
     plays with ``registry`` (test plugins work), other executors rebuild it in the worker."""
     jobs = ((task.as_dict(),) for task in tasks)

@@ -8,7 +8,7 @@ and the record of one game are ``core/match.py``'s, the pump ``core/executors.py
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,16 +19,17 @@ from mindgames.files import append_jsonl, atomic_write, drop_torn_tail
 from mindgames.game import Game, export_games_of
 from mindgames.limits import at_most, max_workers
 from mindgames.match import GameTask, play_tasks
+from mindgames.recordtypes import GameRecord, Report
 from mindgames.registry import Registry, get_registry
 
-Record = dict[str, Any]
+Record = GameRecord
 
 
 @attrs.frozen
 class Outcome:
     """What a tournament or match run did: the report, the run directory, games played now."""
 
-    report: dict[str, Any]
+    report: Report
     directory: Path
     played: int
     records: tuple[Record, ...]
@@ -72,7 +73,7 @@ def play_into(
         with contextlib.closing(records):
             for record in records:
                 if fh is not None:
-                    append_jsonl(fh, record)
+                    append_jsonl(fh, record.json())
                 kept.append(record)
                 if on_record is not None:
                     on_record(record)
@@ -81,23 +82,29 @@ def play_into(
     return kept
 
 
+def typed_records(records: Sequence[Mapping[str, Any]], path: Path) -> list[GameRecord]:
+    """The records of a results file as GameRecords (after ``match.foreign_record`` found them
+    to be this run's games); a record of another shape is one error naming its number."""
+    return [GameRecord.from_json(r, where=f"{path}: record {n}") for n, r in enumerate(records, 1)]
+
+
 def export_records(game: Game, records: Sequence[Record], stem: Path) -> Path | None:
     """Write the games in the game's own record format (checkers: PDN) as ``stem + suffix``."""
     games = []
     for r in records:
         tags = {
-            "Event": f"mindgames {r['game']}",
-            "Round": str(r["index"] + 1),
-            game.player_names[0]: r["first"],
-            game.player_names[1]: r["second"],
-            "Opening": r["opening"],
+            "Event": f"mindgames {r.game}",
+            "Round": str(r.index + 1),
+            game.player_names[0]: r.first,
+            game.player_names[1]: r.second,
+            "Opening": r.opening,
         }
         games.append(
             {
                 "tags": tags,
-                "position": r["opening_position"],
-                "moves": [*r["opening_moves"], *r["moves"]],
-                "result": r["result"],
+                "position": r.opening_position,
+                "moves": [*r.opening_moves, *r.moves],
+                "result": r.result,
             }
         )
     exported = export_games_of(game, games)

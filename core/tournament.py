@@ -44,7 +44,7 @@ from mindgames.match import GameTask, foreign_record, game_seeds
 from mindgames.openings import Opening, OpeningsConfig, make_openings, parse_openings
 from mindgames.registry import Registry
 from mindgames.report import build_report, markdown
-from mindgames.results import Outcome, Record, export_records, play_into
+from mindgames.results import Outcome, Record, export_records, play_into, typed_records
 
 FORMATS = ("round-robin", "gauntlet")
 CONFIG_FILE = "config.json"
@@ -210,7 +210,7 @@ def run_tournament(
         fresh = not (out_dir / CONFIG_FILE).exists()
         with atomic_write(out_dir / CONFIG_FILE, "w") as fh:
             fh.write(json.dumps(plan_.identity(), indent=2, sort_keys=True) + "\n")
-        have = {int(r["index"]): r for r in done}
+        have = {r.index: r for r in done}
         todo = [t for t in plan_.tasks if t.index not in have]
         if on_start is not None:
             on_start(len(have), len(todo))
@@ -235,7 +235,7 @@ def run_tournament(
 
 def _finish(plan_: Plan, out_dir: Path, records_: list[Record], played: int) -> Outcome:
     """Write the report and the game records of a tournament run directory."""
-    records = sorted(records_, key=lambda r: r["index"])
+    records = sorted(records_, key=lambda r: r.index)
     report = build_report(
         plan_.agents,
         records,
@@ -250,7 +250,7 @@ def _finish(plan_: Plan, out_dir: Path, records_: list[Record], played: int) -> 
     )
     export_records(plan_.game, records, out_dir / "games")
     with atomic_write(out_dir / REPORT_JSON, "w") as fh:
-        fh.write(json.dumps(report, indent=2) + "\n")
+        fh.write(json.dumps(report.json(), indent=2) + "\n")
     with atomic_write(out_dir / REPORT_MD, "w") as fh:
         fh.write(markdown(report, title=f"Tournament: {plan_.config.game}"))
     return Outcome(report, out_dir, played, tuple(records))
@@ -297,4 +297,4 @@ def _prepare(
             f"{directory}: holds an unfinished tournament ({len(records)} of {len(tasks)} games); "
             "use --resume to continue it or a new --out"
         )
-    return records
+    return typed_records(records, directory / RESULTS_FILE)

@@ -42,6 +42,7 @@ from mindgames.game import Game
 from mindgames.interrupts import acknowledged, pending, signal_name, stop_on_signals
 from mindgames.learner import Learner, Progress, TrainingResult, planned_of
 from mindgames.model import Evaluator, require
+from mindgames.recordtypes import HistoryRow
 from mindgames.registry import Registry, get_registry
 
 CONFIG_FILE = "config.json"
@@ -201,7 +202,7 @@ class HistoryFile:
             self.rewrite(kept)
         if self._fh is None:
             self._fh = self.path.open("a", encoding="utf-8")
-        append_jsonl(self._fh, row)
+        append_jsonl(self._fh, HistoryRow.from_json(row, where="the learner's history row").json())
         self.rows += 1
         if self.progress is not None:
             self.progress(row)
@@ -222,7 +223,7 @@ class HistoryFile:
     def rewrite(self, rows: Sequence[dict[str, Any]]) -> None:
         with atomic_write(self.path, "w") as fh:
             for row in rows:
-                fh.write(json.dumps(row, sort_keys=True) + "\n")
+                fh.write(json.dumps(HistoryRow.from_json(row).json(), sort_keys=True) + "\n")
 
     def close(self) -> None:
         if self._fh is not None:
@@ -279,9 +280,11 @@ def reporting(row: dict[str, Any], progress: Progress | None) -> Iterator[None]:
         raise Interrupted(f"interrupted by {signal_name()}")
 
 
-def read_history(directory: str | Path) -> list[dict[str, Any]]:
-    """The history rows of a run directory."""
-    return read_jsonl(Path(directory) / HISTORY_FILE)
+def read_history(directory: str | Path) -> list[HistoryRow]:
+    """The history rows of a run directory (``HistoryRow``: typed common columns, the
+    learner's own as they are); a row whose common columns have the wrong type is one error."""
+    path = Path(directory) / HISTORY_FILE
+    return [HistoryRow.from_json(r, where=f"{path}:{n}") for n, r in enumerate(read_jsonl(path), 1)]
 
 
 def snapshot_path(directory: str | Path, games: int) -> Path:
