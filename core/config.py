@@ -115,13 +115,16 @@ def _own_error(exc: BaseException) -> MindgamesError | None:
     return None
 
 
-def structure(data: Mapping[str, Any], cls: type[T], *, where: str) -> T:
+def structure(
+    data: Mapping[str, Any], cls: type[T], *, where: str, using: cattrs.Converter | None = None
+) -> T:
     """Build ``cls`` from ``data``; any problem becomes a ConfigError naming ``where``.
 
-    A MindgamesError raised by the class itself keeps its type and its message.
+    A MindgamesError raised by the class itself keeps its type and its message. ``using``: a
+    converter made from this one (``converter.copy()``) with hooks of its own.
     """
     try:
-        return converter.structure(dict(data), cls)
+        return (using or converter).structure(dict(data), cls)
     except (ClassValidationError, IterableValidationError, ForbiddenExtraKeysError) as exc:
         own = _own_error(exc)
         if own is not None:

@@ -1,7 +1,7 @@
 """Learning curves: every snapshot of a training run played against one fixed reference agent.
 
 A run directory (``core/training.py``) holds ``snapshots/<games>.npz`` and ``model.npz``. Each of
-them plays a match of paired games (``tournament.match_plan``: the same openings and game seeds
+them plays a match of paired games (``matches.match_plan``: the same openings and game seeds
 for every snapshot, so the points differ by the model alone) as
 ``alphabeta:depth=D,eval=@SNAPSHOT`` against the reference, on one executor for the whole curve,
 and is rated by the match report (``report.build_report``, Elo anchored on the reference).
@@ -12,7 +12,8 @@ imports a concrete game, model or learner.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,14 @@ from mindgames.errors import ConfigError
 from mindgames.executors import default_workers, open_executor
 from mindgames.files import append_jsonl, drop_torn_tail, lock_file, make_directory, read_jsonl
 from mindgames.interrupts import stop_on_signals
+from mindgames.match import play_tasks
 from mindgames.matches import match_plan
 from mindgames.modelfile import read_model_file
+from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry, get_registry
 from mindgames.report import build_report
+from mindgames.results import window
 from mindgames.spec import format_spec
-from mindgames.tournament import run_tasks
 from mindgames.training import MODEL_FILE, TRAINED_FOR, read_history, snapshots
 
 CURVE_FILE = "curve.jsonl"
@@ -82,7 +85,7 @@ def points(directory: str | Path) -> list[Point]:
     return found
 
 
-def _count(row: dict[str, Any], unit: str) -> int | None:
+def _count(row: Mapping[str, Any], unit: str) -> int | None:
     """A history row's count in ``unit`` (Layered Learning's rows call its playouts games)."""
     value = row.get(unit, row.get("games"))
     return value if isinstance(value, int) else None
@@ -130,7 +133,7 @@ def measure(
     scheduler: str | None = None,
     registry: Registry | None = None,
     on_start: Callable[[int, int], None] | None = None,
-    on_game: Callable[[dict[str, Any]], None] | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
     on_point: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Play every point of the run not yet in ``out``; return all lines, fewest games first."""
@@ -158,14 +161,13 @@ def measure(
                 open_executor(n, scheduler) as executor,
             ):
                 for point, plan in matches:
-                    records = run_tasks(
-                        plan.tasks,
-                        executor,
-                        None,
-                        registry=registry,
-                        on_record=on_game,
-                        window=max(16, 4 * n),
-                    )
+                    records: list[GameRecord] = []
+                    played = play_tasks(plan.tasks, executor, registry=registry, window=window(n))
+                    with contextlib.closing(played):  # cancels what is in flight on an error
+                        for record in played:
+                            records.append(record)
+                            if on_game is not None:
+                                on_game(record)
                     line = _line(run, point, settings, plan.agents, records, seconds)
                     append_jsonl(fh, line)
                     done[line["model"]] = line
@@ -197,30 +199,30 @@ def _line(
     point: Point,
     settings: CurveSettings,
     agents: Sequence[str],
-    records: Sequence[dict[str, Any]],
+    records: Sequence[GameRecord],
     seconds: dict[int, float],
 ) -> dict[str, Any]:
     """The curve line of one point: its training games and time, W/D/L, Elo and interval."""
     report = build_report(agents, records, anchor=agents[1])
-    pairing = report["pairings"][0]
-    rating = next(s for s in report["standings"] if s["agent"] == agents[0])
+    pairing = report.pairings[0]
+    rating = next(s for s in report.standings if s.agent == agents[0])
     return {
         "model": _label(run, point),
         "games": point.games,
         "unit": point.unit,
         "final": point.final,
         "seconds": seconds.get(point.games) if point.games is not None else None,
-        "played": report["games"],
-        "wins": pairing["wins"],
-        "draws": pairing["draws"],
-        "losses": pairing["losses"],
-        "score": pairing["score"] / max(1, pairing["games"]),
-        "elo": rating["elo"],
-        "elo_low": rating["elo_low"],
-        "elo_high": rating["elo_high"],
-        "los": pairing["los"],
-        "pentanomial": pairing["pentanomial"],
-        "elo_regularised": report["elo_regularised"],
+        "played": report.games,
+        "wins": pairing.wins,
+        "draws": pairing.draws,
+        "losses": pairing.losses,
+        "score": pairing.score / max(1, pairing.games),
+        "elo": rating.elo,
+        "elo_low": rating.elo_low,
+        "elo_high": rating.elo_high,
+        "los": pairing.los,
+        "pentanomial": pairing.pentanomial,
+        "elo_regularised": report.elo_regularised,
         **settings.as_dict(),
     }
 

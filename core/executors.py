@@ -18,6 +18,11 @@ signal, queued games are cancelled and the workers are terminated instead of awa
 Worker processes get ``OPENBLAS_NUM_THREADS=OMP_NUM_THREADS=MKL_NUM_THREADS=1`` (set in this
 process's environment before they start, which they inherit), so workers do not oversubscribe
 the cores with BLAS threads.
+
+``ordered(executor, fn, jobs, window=)`` is the one pump every consumer of pure tasks uses
+(tournaments, matches, curves, labelling, solving, quality, the learners' games): it keeps at
+most ``window`` tasks in flight, yields their results in the order of ``jobs`` whatever order
+they finish in, and cancels what is still in flight when it is closed or interrupted.
 """
 
 from __future__ import annotations
@@ -28,14 +33,18 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any
+from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from typing import Any, Generic, TypeVar
+
+import attrs
 
 from mindgames.errors import MindgamesError
 from mindgames.limits import at_most, max_workers
 
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+R = TypeVar("R")
 
 
 class SerialExecutor(Executor):
@@ -169,3 +178,65 @@ def _dask_executor(workers: int, scheduler: str) -> Iterator[Executor]:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+@attrs.frozen
+class Done(Generic[R]):
+    """A job whose result is already known (a resumed run's): ``ordered`` yields it in its place
+    without submitting anything."""
+
+    value: R
+
+
+def ordered(
+    executor: Executor,
+    fn: Callable[..., R],
+    jobs: Iterable[tuple[Any, ...] | Done[R]],
+    *,
+    window: int | None = None,
+    local: tuple[Any, ...] = (),
+) -> Generator[R, None, None]:
+    """``fn(*job)`` for each job, run on ``executor``, yielded in the order of ``jobs``.
+
+    At most ``window`` tasks are in flight (None: every job at once), and at most ``window``
+    more finished ones wait for an earlier one, so ``jobs`` may be endless (a consumer stops by
+    closing the iterator). A ``SerialExecutor`` runs one task at a time (each result reaches the
+    consumer before the next task starts, so a killed run loses nothing) with ``local`` added
+    to each job's arguments (objects of this process, such as a test's registry, that other
+    executors cannot ship). Closing the iterator, an error or a signal cancels the tasks still
+    in flight; on an error or a signal the owner of the executor also stops its workers
+    (``open_executor``)."""
+    serial = isinstance(executor, SerialExecutor)
+    extra = local if serial else ()
+    limit = 1 if serial else window
+    todo = iter(jobs)
+    inflight: dict[Future[R], int] = {}
+    ready: dict[int, R] = {}  # finished results not yet yielded, by job number
+    pulled = cursor = 0
+    more = True
+    try:
+        while True:
+            while more and (
+                limit is None or (len(inflight) < limit and len(inflight) + len(ready) < 2 * limit)
+            ):
+                job = next(todo, None)
+                if job is None:
+                    more = False
+                elif isinstance(job, Done):
+                    ready[pulled] = job.value
+                    pulled += 1
+                else:
+                    inflight[executor.submit(fn, *job, *extra)] = pulled
+                    pulled += 1
+            if cursor not in ready:
+                if not inflight:
+                    return
+                finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                for future in finished:
+                    ready[inflight.pop(future)] = future.result()
+            while cursor in ready:
+                yield ready.pop(cursor)
+                cursor += 1
+    finally:
+        for future in inflight:
+            future.cancel()

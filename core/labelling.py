@@ -11,19 +11,21 @@ Labels are values in [-1, 1] for the side to move (docs/learners.md, "Data sets"
   final store margin m for the side to move), mapped as ``tanh(m / scale)`` or, with ``linear``,
   ``clip(m / scale, -1, 1)``.
 
-Work is split into pure chunk tasks (plain data in, labels out) run on any executor. Each
-finished chunk is appended to a journal beside the output (``OUT.journal.jsonl``) and flushed,
-so a killed run resumes with ``resume=True`` and labels each position exactly once; the labelled
-data set is written atomically at the end and the journal removed.
+Work is split into pure chunk tasks (plain data in, labels out) run on any executor through
+the pump (``executors.ordered``). Each finished chunk, in order, is appended to a journal
+beside the output (``OUT.journal.jsonl``) and flushed, so a killed run resumes with
+``resume=True`` and labels each position exactly once; the labelled data set is written
+atomically at the end and the journal removed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +35,7 @@ import numpy as np
 from mindgames.capabilities import require
 from mindgames.datasets import DataSet, write_dataset
 from mindgames.errors import CapabilityError, ConfigError, DataSetError
-from mindgames.executors import SerialExecutor
+from mindgames.executors import ordered
 from mindgames.files import drop_torn_tail, make_directory, read_jsonl
 from mindgames.game import Solvable
 from mindgames.registry import Registry, get_registry
@@ -188,32 +190,21 @@ def run_labelling(
         on_start(len(done), len(todo))
     size = chunk or max(1, min(32, math.ceil(len(todo) / (4 * max(workers, 1)))))
     chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
-    serial = isinstance(executor, SerialExecutor)
-    window = 1 if serial else max(4, 2 * workers)
+    jobs = (
+        (labeller.as_dict(), [(i, str(data.positions[i])) for i in chunk_]) for chunk_ in chunks
+    )
     drop_torn_tail(journal)
     with journal.open("a" if done else "w", encoding="utf-8") as fh:
         if not done:
             _append(fh, [{"header": identity}])
-        inflight: dict[Future[list[dict[str, Any]]], int] = {}
-        pending = list(reversed(chunks))
-        try:
-            while pending or inflight:
-                while pending and len(inflight) < window:
-                    items = [(i, str(data.positions[i])) for i in pending.pop()]
-                    extra = (registry,) if serial else ()
-                    future = executor.submit(label_chunk, labeller.as_dict(), items, *extra)
-                    inflight[future] = len(items)
-                finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-                for future in finished:
-                    inflight.pop(future)
-                    records = future.result()
-                    _append(fh, records)
-                    done.update((r["index"], r["label"]) for r in records)
-                    if on_labels is not None:
-                        on_labels(len(records))
-        finally:
-            for future in inflight:
-                future.cancel()
+        window = max(4, 2 * workers)
+        labelled_ = ordered(executor, label_chunk, jobs, window=window, local=(registry,))
+        with contextlib.closing(labelled_):  # cancels what is in flight on an error
+            for records in labelled_:
+                _append(fh, records)
+                done.update((r["index"], r["label"]) for r in records)
+                if on_labels is not None:
+                    on_labels(len(records))
     labels = np.array([done[i] for i in range(len(data))], dtype=np.float64)
     labelled = data.with_labels(labels, labeller.as_dict())
     write_dataset(out, labelled)

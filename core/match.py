@@ -1,25 +1,32 @@
-"""One game between two agents as a pure task, and the JSON record it produces.
+"""One game between two agents as a pure task, and the record it produces (``GameRecord``).
 
-A task names everything a game depends on -- the game spec, both agents' specs, the opening,
-who moves first and a seed -- as plain data, so any executor (in-process, a process pool, a
-Dask cluster) can play it and the same task always gives the same record (minus ``seconds``).
-Workers rebuild the game and agents from the specs through the registry and cache them.
+A task names everything a game depends on -- the game spec, both agents (each a spec, or a
+``Player``: a searcher spec with a model's own arrays, for learners whose individuals have no
+file), the opening, who moves first and a seed -- as plain data, so any executor (in-process, a
+process pool, a Dask cluster) can play it and the same task always gives the same record (minus
+``seconds``). Workers rebuild the game and agents through the registry and cache what a spec
+names. ``play_tasks`` runs tasks on an executor through the one pump (``executors.ordered``).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 import attrs
 import numpy as np
 
 from mindgames.agent import Agent, build_agent
+from mindgames.executors import ordered
 from mindgames.game import Game
+from mindgames.model import Evaluator
 from mindgames.openings import Opening
+from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry, get_registry
+from mindgames.spec import parse_spec
 
 #: record fields that depend on the machine, not on the task (left out when comparing runs)
 WALL_FIELDS = ("seconds",)
@@ -92,15 +99,45 @@ def _words(n: int) -> list[int]:
     return out or [0]
 
 
+@attrs.frozen(eq=False)
+class Player:
+    """An agent given by its model itself: a searcher spec, and a model's kind, config, arrays
+    and encoding spec (co-evolution's and SHG's individuals, which exist in no file)."""
+
+    searcher: str
+    kind: str
+    config: dict[str, Any]
+    encoding: str
+    arrays: dict[str, Any]
+
+    def agent(self, registry: Registry, game: Game, name: str) -> Agent:
+        """The agent: the searcher and encoding built once per worker, the model every time."""
+        searcher_name, options = parse_spec(self.searcher)
+        searcher = cached(
+            registry,
+            ("searcher", self.searcher),
+            lambda: registry.searcher(searcher_name, options, where=f"searcher {self.searcher!r}"),
+        )
+        encoding = cached(
+            registry,
+            ("encoding", game.spec(), self.encoding),
+            lambda: registry.encoding(game, self.encoding),
+        )
+        cls = registry.model_info(self.kind).cls
+        arrays = {name: np.asarray(a, dtype=float) for name, a in self.arrays.items()}
+        model = cls.from_saved(self.config, arrays, encoding.columns)
+        return Agent(name, searcher, Evaluator(encoding, model))
+
+
 @attrs.frozen
 class GameTask:
-    """Everything one game depends on, as plain data (JSON-able)."""
+    """Everything one game depends on, as plain data (JSON-able unless an agent is a Player)."""
 
     index: int
     game: str
     first: str  # agent name moving first
     second: str
-    first_spec: Any  # spec string or table of the agent
+    first_spec: Any  # spec string or table of the agent, or a Player
     second_spec: Any
     opening: Opening
     pair: int  # the game pair (same opening, colours swapped) this game belongs to
@@ -120,6 +157,20 @@ class GameTask:
         return cls(**d)
 
 
+#: the game's initial position, where a learner's games start unless it draws openings
+START = Opening("start")
+
+
+def game_between(
+    index: int, game: str, first: Any, second: Any, seed: int, max_plies: int,
+    opening: Opening = START,
+) -> GameTask:  # fmt: skip
+    """A game outside any tournament (a learner's), its agents named "first" and "second"."""
+    return GameTask(
+        index, game, "first", "second", first, second, opening, 0, 0, int(seed), int(max_plies)
+    )
+
+
 #: the results a finished game's record may hold (``result_text``)
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 
@@ -129,7 +180,7 @@ def result_text(score: float) -> str:
     return {1.0: "1-0", 0.0: "0-1"}.get(score, "1/2-1/2")
 
 
-def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> dict[str, Any]:
+def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> GameRecord:
     """Play ``task`` with built agents; returns the game's result record."""
     start = time.perf_counter()
     rng = np.random.default_rng(task.seed)
@@ -147,26 +198,26 @@ def play_game(game: Game, first: Agent, second: Agent, task: GameTask) -> dict[s
         moves.append(game.move_text(state, move))
         state = game.play(state, move)
     score = 0.5 if termination == "move cap" else (game.returns(state)[0] + 1.0) / 2.0
-    return {
-        "index": task.index,
-        "pair": task.pair,
-        "round": task.round,
-        "game": task.game,
-        "first": task.first,
-        "second": task.second,
-        "opening": task.opening.label,
-        "opening_position": task.opening.position,
-        "opening_moves": list(task.opening.moves),
-        "moves": moves,
-        "result": result_text(score),
-        "score": score,
-        "termination": termination,
-        "plies": len(moves),
-        "final_position": game.position_text(state),
-        "seed": task.seed,
-        "max_plies": task.max_plies,
-        "seconds": round(time.perf_counter() - start, 6),
-    }
+    return GameRecord(
+        index=task.index,
+        pair=task.pair,
+        round=task.round,
+        game=task.game,
+        first=task.first,
+        second=task.second,
+        opening=task.opening.label,
+        opening_position=task.opening.position,
+        opening_moves=list(task.opening.moves),
+        moves=moves,
+        result=result_text(score),
+        score=score,
+        termination=termination,
+        plies=len(moves),
+        final_position=game.position_text(state),
+        seed=task.seed,
+        max_plies=task.max_plies,
+        seconds=round(time.perf_counter() - start, 6),
+    )
 
 
 def identity(task: GameTask) -> dict[str, Any]:
@@ -209,22 +260,37 @@ def cached(registry: Registry, key: tuple[Any, ...], build: Any) -> Any:
     return _cache[k]
 
 
-def play_task(task: Mapping[str, Any], registry: Registry | None = None) -> dict[str, Any]:
-    """Worker entry point: rebuild game and agents from the task's specs and play it."""
+def _agent(registry: Registry, game: Game, task: GameTask, name: str, spec: Any) -> Agent:
+    if isinstance(spec, Player):
+        return spec.agent(registry, game, name)
+    return cached(
+        registry,
+        ("agent", task.game, name, spec),
+        lambda: build_agent(registry, game, spec, name=name),
+    )
+
+
+def play_task(task: Mapping[str, Any], registry: Registry | None = None) -> GameRecord:
+    """Worker entry point: rebuild game and agents from the task and play it."""
     t = GameTask.from_dict(task)
     reg = registry or get_registry()
     game = cached(reg, ("game", t.game), lambda: reg.game(t.game))
-    first = cached(
-        reg,
-        ("agent", t.game, t.first, t.first_spec),
-        lambda: build_agent(reg, game, t.first_spec, name=t.first),
-    )
-    second = cached(
-        reg,
-        ("agent", t.game, t.second, t.second_spec),
-        lambda: build_agent(reg, game, t.second_spec, name=t.second),
-    )
+    first = _agent(reg, game, t, t.first, t.first_spec)
+    second = _agent(reg, game, t, t.second, t.second_spec)
     return play_game(game, first, second, t)
+
+
+def play_tasks(
+    tasks: Iterable[GameTask],
+    executor: Executor,
+    *,
+    registry: Registry | None = None,
+    window: int | None = None,
+) -> Generator[GameRecord, None, None]:
+    """The record of each task, in the tasks' order (``executors.ordered``); a SerialExecutor
+    plays with ``registry`` (test plugins work), other executors rebuild it in the worker."""
+    jobs = ((task.as_dict(),) for task in tasks)
+    return ordered(executor, play_task, jobs, window=window, local=(registry,))
 
 
 def comparable(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -19,16 +19,8 @@ from mindgames.match import foreign_record
 from mindgames.openings import parse_openings
 from mindgames.registry import Registry
 from mindgames.report import build_report
-from mindgames.tournament import (
-    Outcome,
-    Plan,
-    Record,
-    TournamentConfig,
-    export_records,
-    plan,
-    play_into,
-    schedule,
-)
+from mindgames.results import Outcome, Record, export_records, play_into, typed_records
+from mindgames.tournament import Plan, TournamentConfig, plan, schedule
 
 
 def match_plan(
@@ -80,11 +72,11 @@ def sprt_counts(records: Sequence[Record], agent: str) -> list[int]:
 
     by_pair: dict[int, list[Record]] = {}
     for r in records:
-        by_pair.setdefault(int(r["pair"]), []).append(r)
+        by_pair.setdefault(r.pair, []).append(r)
     scores = []
     for rs in by_pair.values():
         if len(rs) == 2:
-            scores.append(sum(r["score"] if r["first"] == agent else 1 - r["score"] for r in rs))
+            scores.append(sum(r.score if r.first == agent else 1 - r.score for r in rs))
     return pentanomial(scores)
 
 
@@ -119,7 +111,7 @@ def run_match(
             stack.enter_context(lock_file(path.parent / f".{path.name}.lock", str(path)))
             have = _previous(plan_, path, resume)
         stack.enter_context(stop_on_signals(graceful=False))
-        done = {int(r["index"]) for r in have}
+        done = {r.index for r in have}
         todo = [t for t in plan_.tasks if t.index not in done]
         if sprt is not None and have and stop(have):
             todo = []
@@ -132,7 +124,7 @@ def run_match(
             on_record=on_record,
             stop=(lambda kept: stop([*have, *kept])) if sprt is not None else None,
         )
-    records = sorted([*have, *played], key=lambda r: r["index"])
+    records = sorted([*have, *played], key=lambda r: r.index)
     extra: dict[str, Any] = {
         "game": plan_.config.game,
         "format": "match",
@@ -165,4 +157,4 @@ def _previous(plan_: Plan, path: Path, resume: bool) -> list[Record]:
             f"{path}: holds games of another match (record {number} differs); resume with "
             "the same agents, game, seed, openings and --max-plies, or use another --out"
         )
-    return records
+    return typed_records(records, path)

@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 
 from mindgames.agent import build_agent
-from mindgames.executors import SerialExecutor
+from mindgames.executors import ordered
 from mindgames.game import Game
 from mindgames.match import cached, game_seed
 from mindgames.ratings import Z95
 from mindgames.registry import Registry, get_registry
-from mindgames.solved import Solved
+from mindgames.solvedfile import Solved
 
 #: positions per judging task (amortises building the agent and sending the task)
 CHUNK = 25
@@ -62,19 +62,14 @@ def choose(
 ) -> list[str]:
     """The agent's move in every position, in order; ``on_chunk(n)`` as each n are done."""
     build_agent(registry or get_registry(), game, agent_spec)  # a bad spec fails here, once
-    serial = isinstance(executor, SerialExecutor)
     indexed = [(i, s.position) for i, s in enumerate(solved)]
     chunks = [indexed[i : i + CHUNK] for i in range(0, len(indexed), CHUNK)]
-    extra = (registry,) if serial and registry is not None else ()
-    futures = [
-        executor.submit(choose_task, game.spec(), agent_spec, chunk, seed, *extra)
-        for chunk in chunks
-    ]
+    jobs = [(game.spec(), agent_spec, chunk, seed) for chunk in chunks]
     chosen: list[str] = []
-    for future, chunk in zip(futures, chunks, strict=True):
-        chosen.extend(future.result())
+    for moves in ordered(executor, choose_task, jobs, local=(registry,)):
+        chosen.extend(moves)
         if on_chunk is not None:
-            on_chunk(len(chunk))
+            on_chunk(len(moves))
     return chosen
 
 

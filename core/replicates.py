@@ -105,19 +105,19 @@ def read_run(path: str | Path) -> Run:
     agent = even[0][1]
     opponent = agents[1] if agents[0] == agent else agents[0]
     report = build_report([agent, opponent], records, anchor=opponent)
-    row = next(s for s in report["standings"] if s["agent"] == agent)
+    row = next(s for s in report.standings if s.agent == agent)
     return Run(
         path=str(path),
         game=games.pop(),
         agent=agent,
         opponent=opponent,
-        wins=row["wins"],
-        draws=row["draws"],
-        losses=row["losses"],
-        elo=row["elo"],
-        elo_low=row["elo_low"],
-        elo_high=row["elo_high"],
-        elo_regularised=bool(report["elo_regularised"]),
+        wins=row.wins,
+        draws=row.draws,
+        losses=row.losses,
+        elo=row.elo,
+        elo_low=row.elo_low,
+        elo_high=row.elo_high,
+        elo_regularised=report.elo_regularised,
     )
 
 

@@ -11,8 +11,8 @@ least ``min_plies`` plies played -- and offer at least two moves. A candidate wh
 have the same exact value asks nothing of an agent and is left out; the set is the first
 ``count`` candidates that remain, so it depends on the seed alone (never on the executor).
 
-File (JSON Lines, written atomically; the format is in docs/measuring.md): a header record,
-then one record per position: ``{"position", "plies", "values": {move text: value}, "best"}``.
+File (JSON Lines, written atomically; ``core/solvedfile.py``, the format in docs/measuring.md):
+a header record, then one record per position: ``{"position", "plies", "values", "best"}``.
 While it is built, every solved candidate is appended to ``FILE.partial`` (header first), so a
 killed run resumes without solving those again (also with another count: the candidates are the
 same stream, cut elsewhere).
@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,14 +32,14 @@ import numpy as np
 
 from mindgames.capabilities import require
 from mindgames.errors import CapabilityError, MindgamesError
-from mindgames.executors import SerialExecutor
-from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, lock_file, read_jsonl
+from mindgames.executors import Done, ordered
+from mindgames.files import append_jsonl, drop_torn_tail, lock_file, read_jsonl
 from mindgames.game import CountsPieces, Game, Solvable, State
 from mindgames.match import cached
 from mindgames.registry import Registry, get_registry
+from mindgames.solvedfile import FORMAT, VERSION, Solved, write_file
+from mindgames.solvedfile import read_file as read_file  # solved sets are read from here too
 
-FORMAT = "mindgames-solved-positions"
-VERSION = 1
 #: Kalah(6,4) solves every move of a position with at most 18 seeds in the pits in about 0.2 s
 #: (measured; at 20-26 seeds it took 1-60 s), so this is the default bound (docs/measuring.md)
 DEFAULT_MAX_PIECES = 18
@@ -60,32 +60,6 @@ class Sampling:
 
     def as_dict(self) -> dict[str, Any]:
         return attrs.asdict(self)
-
-
-@attrs.frozen
-class Solved:
-    """One position with the exact value (for its mover) of each legal move, by move text."""
-
-    position: str
-    plies: int
-    values: dict[str, int]
-
-    @property
-    def best(self) -> int:
-        return max(self.values.values())
-
-    @property
-    def decisive(self) -> bool:
-        """Whether some move is worse than another (else the position asks nothing)."""
-        return len(set(self.values.values())) > 1
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "position": self.position,
-            "plies": self.plies,
-            "values": self.values,
-            "best": self.best,
-        }
 
 
 def require_solvable(game: Game, sampling: Sampling | None = None) -> None:
@@ -149,11 +123,14 @@ def solve_moves(game: Game, state: State) -> dict[str, int]:
     return values
 
 
-def solve_task(game_spec: str, position: str, registry: Registry | None = None) -> dict[str, int]:
-    """Worker entry point: the move values of one position (pure: same input, same answer)."""
+def solve_task(
+    game_spec: str, position: str, plies: int, registry: Registry | None = None
+) -> Solved:
+    """Worker entry point: one position with the values of its moves (pure: same input, same
+    answer)."""
     reg = registry or get_registry()
     game = cached(reg, ("game", game_spec), lambda: reg.game(game_spec))
-    return solve_moves(game, game.parse_position(position))
+    return Solved(position, plies, solve_moves(game, game.parse_position(position)))
 
 
 def header(game: Game, sampling: Sampling) -> dict[str, Any]:
@@ -179,14 +156,14 @@ def build(
 ) -> list[Solved]:
     """Sample and solve ``sampling.count`` decisive positions; write them to ``write``.
 
-    With ``write``, every solved candidate also goes to ``write + ".partial"`` as it finishes
-    and a rerun takes those from there; the finished set replaces ``write`` atomically.
+    With ``write``, every solved candidate also goes to ``write + ".partial"`` as it comes out
+    of the pump (in order) and a rerun takes those from there; the finished set replaces
+    ``write`` atomically.
     ``on_solved(solved, kept)`` is called for each candidate in order.
     """
     require_solvable(game, sampling)
     head = header(game, sampling)
     partial = Path(f"{write}.partial") if write is not None else None
-    serial = isinstance(executor, SerialExecutor)
     with contextlib.ExitStack() as stack:
         log: IO[str] | None = None
         known: dict[int, Solved] = {}
@@ -195,16 +172,7 @@ def build(
             stack.enter_context(lock_file(lock, str(write)))
             known = _read_partial(partial, head)
             log = stack.enter_context(_open_partial(partial, head))
-        kept = _solve_in_order(
-            game,
-            sampling,
-            executor,
-            known,
-            log,
-            registry if serial else None,
-            on_solved,
-            1 if serial else window,
-        )
+        kept = _solve_in_order(game, sampling, executor, known, log, registry, on_solved, window)
         if log is not None:
             log.close()
         if write is not None:
@@ -226,38 +194,27 @@ def _solve_in_order(
     window: int,
 ) -> list[Solved]:
     """Solve candidates ``window`` at a time, keeping the first decisive ones in order."""
-    stream = enumerate(candidates(game, sampling))
     spec = game.spec()
-    inflight: dict[Future[dict[str, int]], tuple[int, str, int]] = {}
-    ready: dict[int, Solved] = {}  # solved candidates not yet taken in order
+    jobs = (
+        Done(known[index])
+        if index in known and known[index].position == text
+        else (spec, text, plies)
+        for index, (text, plies) in enumerate(candidates(game, sampling))
+    )
     kept: list[Solved] = []
-    cursor = 0
-    # On an error or a signal the owner of the executor stops it (open_executor terminates a
-    # pool); futures are cancelled here only once the set is complete.
-    while len(kept) < sampling.count:
-        while len(inflight) < window and len(inflight) + len(ready) < 2 * window:
-            index, (text, plies) = next(stream)
-            if index in known and known[index].position == text:
-                ready[index] = known[index]
-                continue
-            args = (spec, text, registry) if registry is not None else (spec, text)
-            inflight[executor.submit(solve_task, *args)] = (index, text, plies)
-        if cursor not in ready:
-            done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-            for future in done:
-                index, text, plies = inflight.pop(future)
-                ready[index] = Solved(text, plies, future.result())
-                if log is not None:
-                    append_jsonl(log, {"index": index, **ready[index].as_dict()})
-        while cursor in ready and len(kept) < sampling.count:
-            solved = ready.pop(cursor)
+    if sampling.count <= 0:
+        return kept
+    solved_ = ordered(executor, solve_task, jobs, window=window, local=(registry,))
+    with contextlib.closing(solved_):
+        for index, solved in enumerate(solved_):
+            if log is not None and known.get(index) is not solved:
+                append_jsonl(log, {"index": index, **solved.as_dict()})
             if solved.decisive:
                 kept.append(solved)
             if on_solved is not None:
                 on_solved(solved, solved.decisive)
-            cursor += 1
-    for future in inflight:
-        future.cancel()
+            if len(kept) >= sampling.count:
+                break
     return kept
 
 
@@ -292,69 +249,3 @@ def _stream(head: Mapping[str, Any]) -> dict[str, Any]:
     """What decides the candidates of a set: everything in its header but the count."""
     sampling = {k: v for k, v in dict(head.get("sampling") or {}).items() if k != "count"}
     return {**head, "sampling": sampling}
-
-
-def write_file(path: str | Path, head: Mapping[str, Any], solved: list[Solved]) -> None:
-    """Write a solved-positions file atomically: the header, then one record per position."""
-    with atomic_write(path, "w") as fh:
-        fh.write(json.dumps({**head, "positions": len(solved)}, sort_keys=True) + "\n")
-        for item in solved:
-            fh.write(json.dumps(item.as_dict(), sort_keys=True) + "\n")
-
-
-def read_file(path: str | Path, game: Game) -> tuple[dict[str, Any], list[Solved]]:
-    """The header and positions of a solved-positions file written for ``game``.
-
-    Every way the file can be bad is one MindgamesError naming the file and line.
-    """
-    p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MindgamesError(f"{p}: cannot read the positions file: {exc}") from None
-    if not lines:
-        raise MindgamesError(f"{p}:1: empty file: not a solved-positions file")
-    head = _record(p, 1, lines[0])
-    if head.get("format") != FORMAT:
-        raise MindgamesError(f"{p}:1: not a solved-positions file (format is not {FORMAT!r})")
-    version = head.get("version")
-    if not isinstance(version, int) or not 1 <= version <= VERSION:
-        raise MindgamesError(f"{p}:1: format version {version!r} is not one this mindgames reads")
-    if head.get("game") != game.spec():
-        raise MindgamesError(f"{p}:1: positions of game {head.get('game')!r}, not {game.spec()!r}")
-    solved = [_position(p, number, text, game) for number, text in enumerate(lines[1:], 2)]
-    if not solved:
-        raise MindgamesError(f"{p}: holds no positions")
-    return head, solved
-
-
-def _record(path: Path, number: int, text: str) -> dict[str, Any]:
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MindgamesError(f"{path}:{number}: not a JSON record: {exc}") from None
-    if not isinstance(record, dict):
-        raise MindgamesError(f"{path}:{number}: not a JSON object")
-    return record
-
-
-def _position(path: Path, number: int, text: str, game: Game) -> Solved:
-    """One position record, checked: its text parses and its values cover the legal moves."""
-    record = _record(path, number, text)
-    position, plies, values = record.get("position"), record.get("plies"), record.get("values")
-    where = f"{path}:{number}"
-    if not isinstance(position, str) or not isinstance(plies, int) or not isinstance(values, dict):
-        raise MindgamesError(f"{where}: expected position (text), plies and values (an object)")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
-        raise MindgamesError(f"{where}: every move value must be an integer")
-    try:
-        state = game.parse_position(position)
-    except MindgamesError as exc:
-        raise MindgamesError(f"{where}: {exc}") from None
-    legal = {game.move_text(state, move) for move in game.legal_moves(state)}
-    if set(values) != legal or len(legal) < 2:
-        raise MindgamesError(
-            f"{where}: the values name moves {sorted(values)}, but the legal moves are "
-            f"{sorted(legal)}"
-        )
-    return Solved(position, plies, dict(values))

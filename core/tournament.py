@@ -1,4 +1,4 @@
-"""Tournaments and matches: configs, the schedule of game tasks, running them, resuming.
+"""Tournaments: configs, the plan of game tasks, a run directory played and resumed.
 
 Config (TOML; documented in docs/tournaments.md)::
 
@@ -19,43 +19,38 @@ Config (TOML; documented in docs/tournaments.md)::
 Every pairing plays each opening twice with colours swapped (a game pair). Game seeds are
 derived from the master seed and the game's index up front, so the results do not depend on the
 executor or the number of workers. The run directory holds ``config.json`` (the config and seed
-that define the games), ``results.jsonl`` (one record per finished game, appended with fsync),
+that define the games), ``results.jsonl`` (one record per finished game, ``core/results.py``)
 and ``report.json`` / ``report.md``; ``resume`` plays only the games not yet in the results.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import attrs
 
 from mindgames.agent import build_agent
 from mindgames.config import load_toml, located, structure
 from mindgames.errors import ConfigError
-from mindgames.executors import SerialExecutor, default_workers, open_executor
-from mindgames.files import append_jsonl, atomic_write, drop_torn_tail, lock_run, read_jsonl
-from mindgames.game import Game, export_games_of
+from mindgames.files import atomic_write, lock_run, read_jsonl
+from mindgames.game import Game
 from mindgames.interrupts import stop_on_signals
-from mindgames.limits import MAX_GAMES, at_most, max_workers
-from mindgames.match import GameTask, foreign_record, game_seeds, play_task
+from mindgames.limits import MAX_GAMES, at_most
+from mindgames.match import GameTask, foreign_record, game_seeds
 from mindgames.openings import Opening, OpeningsConfig, make_openings, parse_openings
-from mindgames.registry import Registry, get_registry
+from mindgames.registry import Registry
 from mindgames.report import build_report, markdown
+from mindgames.results import Outcome, Record, export_records, play_into, typed_records
 
 FORMATS = ("round-robin", "gauntlet")
 CONFIG_FILE = "config.json"
 RESULTS_FILE = "results.jsonl"
 REPORT_JSON = "report.json"
 REPORT_MD = "report.md"
-
-Record = dict[str, Any]
 
 
 @attrs.frozen
@@ -197,77 +192,6 @@ def schedule(
     return tasks
 
 
-def run_tasks(
-    tasks: Sequence[GameTask],
-    executor: Executor,
-    out: IO[str] | None,
-    *,
-    registry: Registry | None = None,
-    on_record: Callable[[Record], None] | None = None,
-    stop: Callable[[list[Record]], bool] | None = None,
-    window: int = 16,
-) -> list[Record]:
-    """Play ``tasks`` on ``executor``; append each record to ``out`` as it finishes.
-
-    With ``stop``, records are written in index order and ``stop`` is asked after each one
-    with the records so far; when it says so the remaining tasks are cancelled (so the games
-    kept never depend on the executor). A SerialExecutor plays with ``registry`` (test plugins
-    work); other executors rebuild it in the worker.
-    """
-    todo = deque(sorted(tasks, key=lambda t: t.index))
-    inflight: dict[Future[Record], GameTask] = {}
-    order = [t.index for t in todo]
-    finished: dict[int, Record] = {}
-    kept: list[Record] = []
-    cursor = 0
-    serial = isinstance(executor, SerialExecutor)
-    if serial:
-        window = 1  # play and write one game at a time
-    stopped = False
-
-    def emit(record: Record) -> None:
-        if out is not None:
-            append_jsonl(out, record)
-        kept.append(record)
-        if on_record is not None:
-            on_record(record)
-
-    # On an error or a signal the owner of the executor stops it (open_executor terminates a
-    # pool's workers); futures are cancelled here only when ``stop`` ends the run early.
-    while (todo or inflight) and not stopped:
-        while todo and len(inflight) < window:
-            task = todo.popleft()
-            args: tuple[Any, ...] = (task.as_dict(), registry) if serial else (task.as_dict(),)
-            inflight[executor.submit(play_task, *args)] = task
-        done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-        for future in sorted(done, key=lambda f: inflight[f].index):
-            inflight.pop(future)
-            record = future.result()
-            if stop is None:
-                emit(record)
-            else:
-                finished[record["index"]] = record
-        while stop is not None and cursor < len(order) and order[cursor] in finished:
-            emit(finished.pop(order[cursor]))
-            cursor += 1
-            if stop(kept):
-                stopped = True
-                break
-    for future in inflight:
-        future.cancel()
-    return kept
-
-
-@attrs.frozen
-class Outcome:
-    """What ``run_tournament`` did: the report, the run directory, and games played now."""
-
-    report: dict[str, Any]
-    directory: Path
-    played: int
-    records: tuple[Record, ...]
-
-
 def run_tournament(
     plan_: Plan,
     directory: str | Path,
@@ -286,7 +210,7 @@ def run_tournament(
         fresh = not (out_dir / CONFIG_FILE).exists()
         with atomic_write(out_dir / CONFIG_FILE, "w") as fh:
             fh.write(json.dumps(plan_.identity(), indent=2, sort_keys=True) + "\n")
-        have = {int(r["index"]): r for r in done}
+        have = {r.index: r for r in done}
         todo = [t for t in plan_.tasks if t.index not in have]
         if on_start is not None:
             on_start(len(have), len(todo))
@@ -302,54 +226,16 @@ def run_tournament(
             )
         except BaseException:
             if fresh and not read_jsonl(out_dir / RESULTS_FILE):
-                _forget(out_dir)  # failed before its first game (a --scheduler not reached)
+                # failed before its first game (a --scheduler not reached): forget the run
+                for name in (CONFIG_FILE, RESULTS_FILE):
+                    (out_dir / name).unlink(missing_ok=True)
             raise
         return _finish(plan_, out_dir, [*have.values(), *played], len(played))
 
 
-def _forget(directory: Path) -> None:
-    """Remove what a run wrote before its first game, so the directory takes a new run."""
-    for name in (CONFIG_FILE, RESULTS_FILE):
-        (directory / name).unlink(missing_ok=True)
-
-
-def play_into(
-    todo: Sequence[GameTask],
-    results: Path | None,
-    *,
-    workers: int | None,
-    scheduler: str | None,
-    registry: Registry | None,
-    on_record: Callable[[Record], None] | None,
-    stop: Callable[[list[Record]], bool] | None = None,
-) -> list[Record]:
-    """Play ``todo`` on a fresh executor, appending each record to ``results`` when given (after
-    cutting a torn last line that a killed run left)."""
-    if workers is not None:
-        at_most("workers", workers, max_workers(), "eight per core of this machine, at least 64")
-    if not todo:
-        return []
-    n = min(workers or default_workers(), len(todo))
-    with contextlib.ExitStack() as stack:
-        fh = None
-        if results is not None:
-            drop_torn_tail(results)
-            fh = stack.enter_context(results.open("a", encoding="utf-8"))
-        executor = stack.enter_context(open_executor(n, scheduler))
-        return run_tasks(
-            todo,
-            executor,
-            fh,
-            registry=registry or get_registry(),
-            on_record=on_record,
-            stop=stop,
-            window=max(16, 4 * n),
-        )
-
-
 def _finish(plan_: Plan, out_dir: Path, records_: list[Record], played: int) -> Outcome:
     """Write the report and the game records of a tournament run directory."""
-    records = sorted(records_, key=lambda r: r["index"])
+    records = sorted(records_, key=lambda r: r.index)
     report = build_report(
         plan_.agents,
         records,
@@ -364,39 +250,10 @@ def _finish(plan_: Plan, out_dir: Path, records_: list[Record], played: int) -> 
     )
     export_records(plan_.game, records, out_dir / "games")
     with atomic_write(out_dir / REPORT_JSON, "w") as fh:
-        fh.write(json.dumps(report, indent=2) + "\n")
+        fh.write(json.dumps(report.json(), indent=2) + "\n")
     with atomic_write(out_dir / REPORT_MD, "w") as fh:
         fh.write(markdown(report, title=f"Tournament: {plan_.config.game}"))
     return Outcome(report, out_dir, played, tuple(records))
-
-
-def export_records(game: Game, records: Sequence[Record], stem: Path) -> Path | None:
-    """Write the games in the game's own record format (checkers: PDN) as ``stem + suffix``."""
-    games = []
-    for r in records:
-        tags = {
-            "Event": f"mindgames {r['game']}",
-            "Round": str(r["index"] + 1),
-            game.player_names[0]: r["first"],
-            game.player_names[1]: r["second"],
-            "Opening": r["opening"],
-        }
-        games.append(
-            {
-                "tags": tags,
-                "position": r["opening_position"],
-                "moves": [*r["opening_moves"], *r["moves"]],
-                "result": r["result"],
-            }
-        )
-    exported = export_games_of(game, games)
-    if exported is None:
-        return None
-    suffix, text = exported
-    path = stem.with_name(stem.name + suffix)
-    with atomic_write(path, "w") as fh:
-        fh.write(text)
-    return path
 
 
 def _prepare(
@@ -440,4 +297,4 @@ def _prepare(
             f"{directory}: holds an unfinished tournament ({len(records)} of {len(tasks)} games); "
             "use --resume to continue it or a new --out"
         )
-    return records
+    return typed_records(records, directory / RESULTS_FILE)

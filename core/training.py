@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,15 +37,16 @@ import numpy as np
 from mindgames.agent import build_evaluator
 from mindgames.config import load_toml, located, structure
 from mindgames.errors import ConfigError, FileError, Interrupted, MindgamesError
-from mindgames.files import append_jsonl, atomic_write, lock_run, read_jsonl
+from mindgames.files import atomic_write, lock_run
 from mindgames.game import Game
-from mindgames.interrupts import acknowledged, pending, signal_name, stop_on_signals
+from mindgames.history import HISTORY_FILE, HistoryFile
+from mindgames.history import read_history as read_history  # run directories are read here too
+from mindgames.interrupts import acknowledged, signal_name, stop_on_signals
 from mindgames.learner import Learner, Progress, TrainingResult, planned_of
 from mindgames.model import Evaluator, require
 from mindgames.registry import Registry, get_registry
 
 CONFIG_FILE = "config.json"
-HISTORY_FILE = "history.jsonl"
 #: the history column every learner writes: seconds of training so far, carried across a
 #: resume (curves put runs of different learners on it)
 TRAINED_FOR = "elapsed"
@@ -173,68 +174,6 @@ def run(
     return TrainingRun(result, directory, model_path, history.path, seed, seconds)
 
 
-class HistoryFile:
-    """``history.jsonl`` while a run goes: each row appended and flushed as the learner reports it.
-
-    The first field of a row counts the work done (games, generation, phase) and grows row by
-    row. A resumed learner starts again from its last checkpoint, so its first row replaces the
-    rows of the file from that count on: the file never holds a row twice, even after a kill.
-    A learner that reports through ``reporting`` stops there after its checkpoint; one that
-    never asks ``stop_requested`` is stopped one row after a signal (``Interrupted``).
-    """
-
-    def __init__(self, path: Path, resume: bool, progress: Progress | None) -> None:
-        self.path = path
-        self.progress = progress
-        self.rows = 0
-        self._cut = resume
-        self._stopping = False
-        if not resume:
-            path.unlink(missing_ok=True)
-        self._fh: Any = None
-
-    def add(self, row: dict[str, Any]) -> None:
-        if self._cut:
-            self._cut = False
-            key, count = next(iter(row.items()), ("", None))
-            kept = [r for r in read_jsonl(self.path) if not _at_or_after(r.get(key), count)]
-            self.rewrite(kept)
-        if self._fh is None:
-            self._fh = self.path.open("a", encoding="utf-8")
-        append_jsonl(self._fh, row)
-        self.rows += 1
-        if self.progress is not None:
-            self.progress(row)
-        if self._stopping and not acknowledged():  # the learner never asks: stop it here
-            raise Interrupted(f"interrupted by {signal_name()}")
-        self._stopping = pending()
-
-    def state(self, planned: tuple[str, int] | None) -> str:
-        """Where the run stands by its file, rows from before a resume included, with the last
-        row's count of the learner's ``planned`` unit: ``after 22 history rows (games 550)``.
-        Every row is on disk already (``append_jsonl`` writes past the buffer), so the file
-        stays open for the caller to close."""
-        rows = read_jsonl(self.path)
-        key = planned[0] if planned else None
-        count = f" ({key} {rows[-1][key]})" if rows and key in rows[-1] else ""
-        return f"after {len(rows)} history rows{count}"
-
-    def rewrite(self, rows: Sequence[dict[str, Any]]) -> None:
-        with atomic_write(self.path, "w") as fh:
-            for row in rows:
-                fh.write(json.dumps(row, sort_keys=True) + "\n")
-
-    def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
-
-
-def _at_or_after(value: Any, count: Any) -> bool:
-    numbers = (int, float)
-    return isinstance(value, numbers) and isinstance(count, numbers) and value >= count
-
-
 def _forget(directory: Path) -> None:
     """Remove the files a run wrote before it failed, so the directory takes a new config."""
     for name in (CONFIG_FILE, HISTORY_FILE):
@@ -277,11 +216,6 @@ def reporting(row: dict[str, Any], progress: Progress | None) -> Iterator[None]:
     yield
     if acknowledged():
         raise Interrupted(f"interrupted by {signal_name()}")
-
-
-def read_history(directory: str | Path) -> list[dict[str, Any]]:
-    """The history rows of a run directory."""
-    return read_jsonl(Path(directory) / HISTORY_FILE)
 
 
 def snapshot_path(directory: str | Path, games: int) -> Path:

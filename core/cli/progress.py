@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import click
@@ -24,7 +24,7 @@ def on_terminal(quiet: bool) -> bool:
 @contextlib.contextmanager
 def progress(
     total: int, label: str, quiet: bool, unit: str = "games"
-) -> Iterator[Callable[[dict[str, Any]], None]]:
+) -> Iterator[Callable[[Mapping[str, Any]], None]]:
     """A progress bar on standard error (``unit`` done, rate, time left); yields the updater."""
     if total <= 0 or not on_terminal(quiet):
         yield lambda record: None
@@ -45,7 +45,7 @@ def progress(
         item_show_func=rate,
     ) as bar:
 
-        def update(record: dict[str, Any]) -> None:
+        def update(record: Mapping[str, Any]) -> None:
             done[0] += 1
             bar.update(1, record)
 
@@ -55,13 +55,13 @@ def progress(
 @contextlib.contextmanager
 def resumable_progress(
     label: str, unit: str, quiet: bool, work: str = "games", verb: str = "play"
-) -> Iterator[tuple[Callable[[int, int], None], Callable[[dict[str, Any]], None]]]:
+) -> Iterator[tuple[Callable[[int, int], None], Callable[[Mapping[str, Any]], None]]]:
     """Progress of a resumable run whose length is known only once its files are read.
 
     Yields ``(on_start(done, todo), on_record(record))``: ``on_start`` says what a resume skips
     (``done`` of ``unit``) and starts a bar of ``todo`` of ``work``; ``on_record`` advances it.
     """
-    updates: list[Callable[[dict[str, Any]], None]] = []
+    updates: list[Callable[[Mapping[str, Any]], None]] = []
     with contextlib.ExitStack() as stack:
 
         def on_start(done: int, todo: int) -> None:

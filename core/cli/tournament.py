@@ -107,21 +107,21 @@ def match(
         )
     report = outcome.report
     if as_json:
-        click.echo(json.dumps(report))
+        click.echo(json.dumps(report.json()))
         return
     a, b = the_plan.agents
-    p = report["pairings"][0] if report["pairings"] else None
+    p = report.pairings[0] if report.pairings else None
     click.echo(standings_text(report))
     if p is not None:
         click.echo(
-            f"{a} vs {b}: +{p['wins']} ={p['draws']} -{p['losses']}, LOS {p['los']:.1%}, "
-            f"pentanomial {p['pentanomial']}"
+            f"{a} vs {b}: +{p.wins} ={p.draws} -{p.losses}, LOS {p.los:.1%}, "
+            f"pentanomial {p.pentanomial}"
         )
-    if "sprt" in report:
-        s = report["sprt"]
+    if "sprt" in report.extra:
+        s = report.extra["sprt"]
         click.echo(
             f"SPRT elo0={s['elo0']:g} elo1={s['elo1']:g}: LLR {s['llr']:.2f} "
-            f"[{s['lower']:.2f}, {s['upper']:.2f}] -> {s['verdict']} after {report['games']} games"
+            f"[{s['lower']:.2f}, {s['upper']:.2f}] -> {s['verdict']} after {report.games} games"
         )
     if out:
         click.echo(f"results: {out}")
@@ -167,11 +167,11 @@ def tournament(
         )
     report = outcome.report
     if as_json:
-        click.echo(json.dumps(report))
+        click.echo(json.dumps(report.json()))
         return
     click.echo(standings_text(report))
     click.echo(
-        f"{report['games']} games ({outcome.played} played now); report: "
+        f"{report.games} games ({outcome.played} played now); report: "
         f"{directory / REPORT_MD}, {directory / REPORT_JSON}"
     )
 

@@ -1,17 +1,21 @@
 """Executors: an error inside a process pool stops its workers and comes out unchanged; bad
-worker counts and scheduler addresses are one clear error."""
+worker counts and scheduler addresses are one clear error; the pump (``ordered``) yields in
+order, keeps a window, runs serially one task at a time and cancels what waits when closed."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from mindgames.errors import MindgamesError
-from mindgames.executors import open_executor
+from mindgames.executors import Done, SerialExecutor, open_executor, ordered
 
 
 def test_an_error_inside_a_pool_comes_out_as_itself_and_the_workers_stop():
@@ -63,3 +67,75 @@ def test_no_workers_or_a_scheduler_that_is_no_address_is_one_clear_error():
     bad = "scheduler 'cluster:8786': expected 'local' or an"
     with pytest.raises(MindgamesError, match=bad), open_executor(2, "cluster:8786"):
         pass
+
+
+def _late(i: int, delay: float) -> int:
+    time.sleep(delay)
+    return i
+
+
+def test_the_pump_yields_results_in_the_order_of_the_jobs_whatever_order_they_finish_in():
+    jobs = [(i, 0.05 * (5 - i)) for i in range(6)]  # the first job finishes last
+    with open_executor(2) as pool:
+        assert list(ordered(pool, _late, jobs, window=3)) == list(range(6))
+
+
+def test_the_serial_pump_runs_one_task_at_a_time_with_its_local_arguments():
+    pulled = []
+
+    def jobs():
+        for i in range(4):
+            pulled.append(i)
+            yield (i,)
+
+    def task(i, registry=None):
+        return (i, registry)
+
+    seen = []
+    for result in ordered(SerialExecutor(), task, jobs(), window=8, local=("here",)):
+        seen.append(result)
+        assert pulled == list(range(len(seen)))  # the next job waits for this result
+    assert seen == [(i, "here") for i in range(4)]
+
+
+def test_the_pump_keeps_at_most_a_window_in_flight_and_passes_known_results_through():
+    pulled = []
+    calls = []
+
+    def jobs():
+        for i in itertools.count():
+            pulled.append(i)
+            yield Done(-i) if i % 3 == 0 else (i,)
+
+    def task(i):
+        calls.append(i)
+        return i
+
+    with ThreadPoolExecutor(2) as pool:
+        results = ordered(pool, task, jobs(), window=2)
+        taken = [next(results) for _ in range(7)]
+        assert len(pulled) <= 7 + 2 * 2  # an endless stream is pulled a window ahead
+        results.close()
+    assert taken == [0, 1, 2, -3, 4, 5, -6]
+    assert 0 not in calls and 3 not in calls  # known results are not submitted
+
+
+def test_closing_the_pump_cancels_the_tasks_still_waiting():
+    started, release = threading.Event(), threading.Event()
+    calls = []
+
+    def task(i):
+        calls.append(i)
+        if i > 0:
+            started.set()
+            release.wait(10)
+        return i
+
+    pool = ThreadPoolExecutor(1)
+    results = ordered(pool, task, ((i,) for i in range(10)), window=4)
+    assert next(results) == 0
+    assert started.wait(10)
+    results.close()  # task 1 is running; the others in flight are cancelled
+    release.set()
+    pool.shutdown(wait=True)
+    assert calls == [0, 1]

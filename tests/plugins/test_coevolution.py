@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from mindgames.agent import build_evaluator
 from mindgames.errors import ConfigError
+from mindgames.match import START, Player, game_between, play_task
 from mindgames.openings import Opening
-from mindgames.plugins.learners.coevolution import CoevolutionLearner, evolve, games
+from mindgames.plugins.learners.coevolution import CoevolutionLearner, evolve
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run, snapshots
 from tests.support.history import untimed
@@ -131,17 +132,17 @@ def test_a_game_starts_from_its_opening():
     game = registry.game("kalah:pits=3,seeds=2")
     evaluator = build_evaluator(registry, game, {"model": "mlp", "encoding": "kalah14"}, seed=1)
     model = evaluator.model
-    side = games.player(model.kind, model.config(), "kalah14", model.arrays())
+    side = Player("alphabeta:depth=2", model.kind, model.config(), "kalah14", model.arrays())
 
     def play(opening):
-        task = games.task(game.spec(), "alphabeta:depth=2", side, side, 1, 50, opening)
-        return games.play(task)
+        record = play_task(game_between(0, game.spec(), side, side, 1, 50, opening).as_dict())
+        return {"score": record["score"], "plies": record["plies"]}
 
     # South sows its last seed into its store; its row is empty, so the game ends: North
     # sweeps 2 seeds (South wins 8-4) or 6 (North wins 8-4)
     assert play(Opening("won", "0,0,1;7;1,0,0;2;S")) == {"score": 1.0, "plies": 1}
     assert play(Opening("lost", "0,0,1;3;2,2,2;2;S")) == {"score": 0.0, "plies": 1}
-    assert play(games.START)["plies"] > 1
+    assert play(START)["plies"] > 1
 
 
 def _learner(**options):

@@ -148,10 +148,10 @@ def test_a_ply_window_the_games_never_reach_names_the_learners_options(tmp_path)
 
 def test_a_comparison_plays_two_games_with_the_colours_swapped():
     a, b = {"name": "a"}, {"name": "b"}
-    first, second = comparison.comparison_tasks("kalah", "alphabeta", a, b, 7, 0, 100)
-    assert (first["first"], first["second"]) == (a, b)
-    assert (second["first"], second["second"]) == (b, a)
-    assert first["seed"] != second["seed"]
+    first, second = comparison.comparison_tasks("kalah", a, b, 7, 0, 100)
+    assert (first.first_spec, first.second_spec) == (a, b)
+    assert (second.first_spec, second.second_spec) == (b, a)
+    assert first.seed != second.seed
     assert comparison.points(1.0, 0.0) == 2.0  # a won both games
     assert comparison.points(1.0, 1.0) == 1.0  # each won moving first: a tie
     assert comparison.points(0.5, 0.5) == 1.0
@@ -163,8 +163,9 @@ def test_two_equal_specimens_tie_in_a_real_comparison_and_a_stronger_one_wins():
     evaluator = build_evaluator(registry, game, {"model": "linear", "encoding": "kalah14"})
     size = evaluator.model.get_params().size
     rng = np.random.default_rng(0)
-    sides = [comparison.side(evaluator, rng.uniform(-1, 1, size)) for _ in range(2)]
-    out = comparison.compare(SerialExecutor(), KALAH, "alphabeta:depth=2", sides, [(0, 0)], 1, 200)
+    search = "alphabeta:depth=2"
+    sides = [comparison.side(evaluator, rng.uniform(-1, 1, size), search) for _ in range(2)]
+    out = comparison.compare(SerialExecutor(), KALAH, sides, [(0, 0)], 1, 200)
     assert out[0]["points"] == 1.0  # whoever wins each game, the swap makes it even
     assert out[0]["plies"] > 0
     assert comparison.rank([3, 5, 9], {5: 2, 9: 2}) == (5, 3)

@@ -5,8 +5,8 @@ comes from play alone; no labels, no gradients.
 
 Optionally an encoding option evolves beside the weights (``king_option = "king"``: the king
 value K of draughts' ``raw32``), so each individual plays with its own encoding. Games run as
-pure tasks (``games.play``) on an executor, their seeds derived from the generator up front, so
-a run gives the same result serial or in parallel.
+pure game tasks (``mindgames.match``, each individual a ``Player``) on an executor, their seeds
+derived from the generator up front, so a run gives the same result serial or in parallel.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from mindgames.executors import open_executor
 from mindgames.game import Game
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
-from mindgames.match import game_seed
+from mindgames.match import Player, game_between, game_seed, play_tasks
 from mindgames.model import PARAMETRIC, Evaluator, as_parametric
 from mindgames.openings import Opening, make_openings, parse_openings
-from mindgames.plugins.learners.coevolution import evolve, games
+from mindgames.plugins.learners.coevolution import evolve
 from mindgames.plugins.learners.coevolution.checkpoint import (
     CHECKPOINT,
     Population,
@@ -190,11 +190,11 @@ class CoevolutionLearner(Learner):
         master = int(rng.integers(2**62))
         sides = [self._side(evaluator, everyone, i) for i in range(size)]
         tasks = [
-            games.task(game.spec(), self.search, sides[p.first], sides[p.second],
-                       game_seed(master, n), self.max_plies, starts[p.opening])
+            game_between(n, game.spec(), sides[p.first], sides[p.second], game_seed(master, n),
+                         self.max_plies, starts[p.opening])
             for n, p in enumerate(pairings)
         ]  # fmt: skip
-        results = [f.result() for f in [executor.submit(games.play, t) for t in tasks]]
+        results = list(play_tasks(tasks, executor))
         points = evolve.Points(self.win, self.draw, self.loss)
         scores = evolve.tally(size, pairings, [r["score"] for r in results], points)
         keep = evolve.survivors(scores, self.parents)
@@ -225,12 +225,12 @@ class CoevolutionLearner(Learner):
         name, options = parse_spec(evaluator.encoding.name)
         return format_spec(name, {**options, self.king_option: float(king)})
 
-    def _side(self, evaluator: Evaluator, population: Population, i: int) -> dict[str, Any]:
+    def _side(self, evaluator: Evaluator, population: Population, i: int) -> Player:
         model = evaluator.model
         as_parametric(model).set_params(population.weights[i])
         arrays = {name: np.array(a, copy=True) for name, a in model.arrays().items()}
         spec = self.encoding_spec(evaluator, population.kings[i])
-        return games.player(model.kind, model.config(), spec, arrays)
+        return Player(self.search, model.kind, model.config(), spec, arrays)
 
     def individual(
         self, game: Game, evaluator: Evaluator, population: Population, i: int

@@ -1,5 +1,5 @@
-"""SHG's comparison of two specimens: two games with the colours swapped, played as pure tasks
-(co-evolution's ``games.task``/``games.play``) on any executor. Specimen a scores
+"""SHG's comparison of two specimens: two games with the colours swapped, played as pure game
+tasks (``mindgames.match``: each specimen a ``Player``) on any executor. Specimen a scores
 s_1 + (1 - s_2), s_1 its score moving first in game 1 and s_2 b's score moving first in game 2;
 above 1 a wins the comparison, below 1 b does, exactly 1 is a tie (decided by a coin).
 A round robin of comparisons among a tournament's candidates ranks them by comparisons won."""
@@ -13,27 +13,25 @@ from typing import Any
 
 import numpy as np
 
-from mindgames.match import game_seed
+from mindgames.match import GameTask, Player, game_between, game_seed, play_tasks
 from mindgames.model import Evaluator, as_parametric
-from mindgames.plugins.learners.coevolution import games
 
 
-def side(evaluator: Evaluator, genes: np.ndarray) -> dict[str, Any]:
-    """A player of a task: ``evaluator``'s model with ``genes`` and its encoding."""
+def side(evaluator: Evaluator, genes: np.ndarray, search: str) -> Player:
+    """A player of a task: ``search`` with ``evaluator``'s model set to ``genes``."""
     model = evaluator.model
     as_parametric(model).set_params(genes)
     arrays = {name: np.array(a, copy=True) for name, a in model.arrays().items()}
-    return games.player(model.kind, model.config(), evaluator.encoding.name, arrays)
+    return Player(search, model.kind, model.config(), evaluator.encoding.name, arrays)
 
 
 def comparison_tasks(
-    game: str, search: str, a: dict[str, Any], b: dict[str, Any], master: int, index: int,
-    max_plies: int,
-) -> list[dict[str, Any]]:  # fmt: skip
+    game: str, a: Any, b: Any, master: int, index: int, max_plies: int
+) -> list[GameTask]:
     """The two games of comparison ``index``: a moves first, then b moves first."""
     return [
-        games.task(game, search, a, b, game_seed(master, 2 * index), max_plies),
-        games.task(game, search, b, a, game_seed(master, 2 * index + 1), max_plies),
+        game_between(2 * index, game, a, b, game_seed(master, 2 * index), max_plies),
+        game_between(2 * index + 1, game, b, a, game_seed(master, 2 * index + 1), max_plies),
     ]
 
 
@@ -45,8 +43,7 @@ def points(first: float, second: float) -> float:
 def compare(
     executor: Executor,
     game: str,
-    search: str,
-    sides: Sequence[dict[str, Any]],
+    sides: Sequence[Player],
     pairs: Sequence[tuple[int, int]],
     master: int,
     max_plies: int,
@@ -55,9 +52,9 @@ def compare(
     tasks = [
         task
         for n, (i, j) in enumerate(pairs)
-        for task in comparison_tasks(game, search, sides[i], sides[j], master, n, max_plies)
+        for task in comparison_tasks(game, sides[i], sides[j], master, n, max_plies)
     ]
-    results = [f.result() for f in [executor.submit(games.play, t) for t in tasks]]
+    results = list(play_tasks(tasks, executor))
     return [
         {
             "points": points(results[2 * n]["score"], results[2 * n + 1]["score"]),

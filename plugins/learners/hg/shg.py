@@ -62,13 +62,15 @@ class SHGLearner(Evolution):
                   for pair in comparison.round_robin(t.tolist())]  # fmt: skip
         pairs = [pair for _, pair in rounds]
         involved = sorted({i for pair in pairs for i in pair})
-        sides = {i: comparison.side(context.evaluator, run.population[i]) for i in involved}
+        sides = {
+            i: comparison.side(context.evaluator, run.population[i], self.search) for i in involved
+        }
         master = int(rng.integers(2**62))
         index = {i: k for k, i in enumerate(involved)}
         local = [(index[i], index[j]) for i, j in pairs]
         results = comparison.compare(
-            context.executor, context.game.spec(), self.search, [sides[i] for i in involved],
-            local, master, self.max_plies,
+            context.executor, context.game.spec(), [sides[i] for i in involved], local, master,
+            self.max_plies,
         )  # fmt: skip
         run.games += 2 * len(pairs)
         wins: list[dict[int, int]] = [{} for _ in tournaments]
