@@ -22,6 +22,7 @@ from mindgames.game import opening_books_of
 from mindgames.ladder import Ladder, Rung, write_ladder
 from mindgames.limits import MAX_OPENINGS
 from mindgames.openings import parse_openings
+from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry
 from mindgames.tournament import Plan, TournamentConfig, plan, run_tournament, schedule
 
@@ -139,7 +140,7 @@ def build_ladder(
     workers: int | None = None,
     scheduler: str | None = None,
     registry: Registry | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
+    on_record: Callable[[GameRecord], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
 ) -> tuple[Ladder, int]:
     """Play (or resume) the round robin in ``run_dir`` and write the ladder to ``out``; return

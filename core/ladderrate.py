@@ -15,6 +15,7 @@ scale, whose rungs are taken as exact.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -26,10 +27,11 @@ import numpy as np
 from mindgames.executors import default_workers, open_executor
 from mindgames.interrupts import stop_on_signals
 from mindgames.ladder import Ladder
+from mindgames.match import play_tasks
 from mindgames.matches import match_plan
 from mindgames.ratings import ELO_PER_NAT, Z95
+from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry
-from mindgames.tournament import run_tasks
 
 #: gauntlet steps at most (fewer when there are fewer game pairs)
 STEPS = 4
@@ -106,7 +108,7 @@ def rate(
     seed: int,
     workers: int | None = None,
     scheduler: str | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
+    on_record: Callable[[GameRecord], None] | None = None,
 ) -> dict[str, Any]:
     """Play the gauntlet of ``spec`` against ``ladder`` and return the rating as a dict."""
     tally: dict[int, list[int]] = {}  # rung index -> the agent's wins, draws, losses
@@ -175,7 +177,7 @@ def _step(
     at: int,
     pairs: int,
     seed: int,
-    on_record: Callable[[dict[str, Any]], None] | None,
+    on_record: Callable[[GameRecord], None] | None,
     *,
     window: int,
 ) -> tuple[int, FixedFit]:
@@ -193,9 +195,13 @@ def _step(
         max_plies=ladder.max_plies,
     )
     me = plan_.agents[0]
-    records = run_tasks(
-        plan_.tasks, executor, None, registry=registry, on_record=on_record, window=window
-    )
+    records = []
+    played = play_tasks(plan_.tasks, executor, registry=registry, window=window)
+    with contextlib.closing(played):
+        for record in played:
+            records.append(record)
+            if on_record is not None:
+                on_record(record)
     counts = tally.setdefault(at, [0, 0, 0])
     for r in records:
         s = float(r["score"]) if r["first"] == me else 1.0 - float(r["score"])
