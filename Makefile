@@ -43,8 +43,9 @@ typecheck: $(VENV)/.installed-dev
 	ln -s $(CURDIR)/games $(CURDIR)/evaluators $(CURDIR)/plugins build/typecheck/mindgames/
 	MYPYPATH=build/typecheck:examples/openspiel-plugin $(BIN)/mypy -p mindgames -p mindgames_openspiel
 
+# two worker processes, a test file on one worker (a file's tests share its fixtures and order)
 unit: $(VENV)/.installed-dev
-	MINDGAMES_STRICT_PLUGINS=1 $(BIN)/python -m pytest
+	MINDGAMES_STRICT_PLUGINS=1 $(BIN)/python -m pytest -n 2 --dist loadfile
 
 bench: $(VENV)/.installed-dev
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
