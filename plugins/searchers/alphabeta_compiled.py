@@ -29,7 +29,7 @@ from mindgames.errors import MindgamesError
 from mindgames.game import Encoding, Game, Move, State
 from mindgames.kernels import GameKernels, ModelKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator
-from mindgames.plugins.searchers.common import PROVEN, TIE, make_stats
+from mindgames.plugins.searchers.common import PROVEN, TIE, make_stats, paused_gc
 from mindgames.search import SearchResult
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ def _greedy_options() -> AlphaBeta:
     from mindgames.plugins.searchers.alphabeta import AlphaBeta
 
     return AlphaBeta(depth=1)
+
 
 TEMPLATE = Path(__file__).with_name("alphabeta_kernel.py")
 #: the template's globals, bound to the game's kernels and to the model's ``value``
@@ -111,7 +112,19 @@ def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | 
     return Plan(gk, encoded[0], encoded[1], evaluator.encoding.width, mk)
 
 
+#: the bound kernel module of each (game kernel module, model kernel module)
+_modules: dict[tuple[str, str | None], ModuleType] = {}
+
+
 def _kernel_module(p: Plan) -> ModuleType:
+    memo = (p.game.module, None if p.model is None else p.model.module)
+    module = _modules.get(memo)
+    if module is None:
+        module = _modules[memo] = _bind(p)
+    return module
+
+
+def _bind(p: Plan) -> ModuleType:
     from mindgames.compiled.specialise import bind
 
     bindings = {f"g_{name}": (p.game.module, name) for name in GAME_NAMES}
@@ -146,6 +159,8 @@ class _Buffers:
         self.killers = np.full((size, 2), -1, dtype=np.int64)
         self.pvt = np.zeros((size, size), dtype=np.int64)  # small; C-contiguous as compiled
         self.pvlen = np.zeros(size, dtype=np.int64)
+        self.fi = np.zeros((size, 16), dtype=np.int64)  # node's frames (alphabeta_kernel.F_*)
+        self.ff = np.zeros((size, 5), dtype=np.float64)
         self.x = np.zeros(max(p.width, 1), dtype=np.float64)
         self.c = np.zeros(9, dtype=np.int64)
         extensions = o.extend_forced or o.extend_captures
@@ -175,7 +190,7 @@ class _Buffers:
         """The search's arrays in the order ``alphabeta_kernel.SEARCH`` names them."""
         head = (p.game.params, p.ev, p.eopts, self.x, self.mmeta, self.mparams, self.opt, self.c)
         ply = (self.kids, self.kmoves, self.korder, self.killers, self.pvt, self.pvlen)
-        return (*head, *self.table, *ply, self.sv, self.skind, self.mt)
+        return (*head, *self.table, *ply, self.sv, self.skind, self.mt, self.fi, self.ff)
 
 
 #: slots of the transposition table: more than twice the Python table's limit of entries
@@ -247,55 +262,56 @@ def search(
     last = o.max_depth()
     size = last + o.extension_budget(last) + 4  # the deepest iteration's (the Python pv's size)
     buffers = _Buffers(p, o, size, game.turns_alternate, table, mt)
-    for depth in range(1, last + 1):
-        b = buffers
-        n = len(canon)
-        scored_v = np.zeros(n)
-        scored_i = np.zeros(n, dtype=np.int64)
-        scored_pv = np.zeros((n, b.size + 1), dtype=np.int64)
-        scored_len = np.zeros(n, dtype=np.int64)
-        arrays = b.arrays(p)
-        tie = TIE if o.random_ties else 0.0
-        count = kernel.root(
-            rootrow, perm, depth, o.extension_budget(depth), tie, arrays,
-            scored_v, scored_i, scored_pv, scored_len,
-        )  # fmt: skip
-        if b.c[7]:
-            if b.c[8] != n:
+    b = buffers
+    n = len(canon)
+    scored_v = np.zeros(n)  # written by ``root`` before they are read, each iteration
+    scored_i = np.zeros(n, dtype=np.int64)
+    scored_pv = np.zeros((n, b.size + 1), dtype=np.int64)
+    scored_len = np.zeros(n, dtype=np.int64)
+    arrays = b.arrays(p)
+    tie = TIE if o.random_ties else 0.0
+    with paused_gc():  # as the Python path: the collector's scans find nothing here
+        for depth in range(1, last + 1):
+            count = kernel.root(
+                rootrow, perm, depth, o.extension_budget(depth), tie, arrays,
+                scored_v, scored_i, scored_pv, scored_len,
+            )  # fmt: skip
+            if b.c[7]:
+                if b.c[8] != n:
+                    raise MindgamesError(
+                        f"game {game.spec()!r}: its kernels give {b.c[8]} moves where the rules "
+                        f"give {n} in {game.position_text(state)} (check-game compares them)"
+                    )
                 raise MindgamesError(
-                    f"game {game.spec()!r}: its kernels give {b.c[8]} moves where the rules give "
-                    f"{n} in {game.position_text(state)} (check-game compares them)"
+                    f"game {game.spec()!r}: a position has more moves than its kernels' bound "
+                    f"max_children={gk.max_children}"
                 )
-            raise MindgamesError(
-                f"game {game.spec()!r}: a position has more moves than its kernels' bound "
-                f"max_children={gk.max_children}"
-            )
-        scored = [
-            (float(scored_v[k]), int(scored_i[k]), scored_pv[k, : scored_len[k]].tolist())
-            for k in range(count)
-        ]
-        if scored:
+            scored = [
+                (float(scored_v[k]), int(scored_i[k]), scored_pv[k, : scored_len[k]].tolist())
+                for k in range(count)
+            ]
+            if scored:
+                best = max(v for v, _, _ in scored)
+                partial = next((i, v, pv) for v, i, pv in scored if v == best)
+            if b.c[6]:
+                if result is None:
+                    first = int(perm[0])
+                    result = partial if partial is not None else (first, 0.0, [first])
+                    reached = 0
+                break
+            reached = depth
             best = max(v for v, _, _ in scored)
-            partial = next((i, v, pv) for v, i, pv in scored if v == best)
-        if b.c[6]:
-            if result is None:
-                first = int(perm[0])
-                result = partial if partial is not None else (first, 0.0, [first])
-                reached = 0
-            break
-        reached = depth
-        best = max(v for v, _, _ in scored)
-        if o.random_ties:
-            ties = [s for s in scored if s[0] >= best - TIE]
-            v, i, pv = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
-        else:
-            v, i, pv = next(s for s in scored if s[0] == best)
-        result = (i, v, pv)
-        perm = np.array([i, *[j for j in perm.tolist() if j != i]], dtype=np.int64)
-        if b.c[4] == 0 or abs(v) > PROVEN:
-            break
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
+            if o.random_ties:
+                ties = [s for s in scored if s[0] >= best - TIE]
+                v, i, pv = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
+            else:
+                v, i, pv = next(s for s in scored if s[0] == best)
+            result = (i, v, pv)
+            perm = np.array([i, *[j for j in perm.tolist() if j != i]], dtype=np.int64)
+            if b.c[4] == 0 or abs(v) > PROVEN:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
     assert result is not None and buffers is not None
     index, value, pv_indices = result
     c = buffers.c
@@ -305,9 +321,7 @@ def search(
     return SearchResult(canon[index][0], value, pv, stats)
 
 
-def _replay(
-    game: Game, canon: list[tuple[Move, State]], indices: list[int]
-) -> tuple[Move, ...]:
+def _replay(game: Game, canon: list[tuple[Move, State]], indices: list[int]) -> tuple[Move, ...]:
     """The moves of a principal variation given as child indices, from the root's children
     (``canon``): one ``children`` call a further move, none for a one-move line."""
     pv: list[Move] = []
@@ -320,6 +334,7 @@ def _replay(
         if len(pv) < len(indices):
             kids = list(game.children(child))
     return tuple(pv)
+
 
 def greedy_values(
     game: Game, state: State, evaluator: Evaluator | None, null: bool, quick_wins: bool
