@@ -100,16 +100,8 @@ def _mlp_heap(meta: np.ndarray, params: np.ndarray, x: np.ndarray, widest: int) 
 
 
 @hot
-def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, progress: int) -> float:
-    """The model's value of the encoded position ``x`` (``progress``: plies, for staged kinds)."""
-    kind = meta[0]
-    if kind == MATERIAL:
-        s = 0.0
-        for i in range(meta[1]):
-            s += params[i] * x[i]
-        return s / (1.0 + abs(s))
-    if kind == LINEAR:
-        return _linear(meta, params, x)
+def _mlp(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
+    """The mlp's value, its activations on the stack (or the heap for wide layers)."""
     widest = meta[1]
     for i in range(meta[2]):
         widest = max(widest, meta[6 + i])
@@ -118,3 +110,21 @@ def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, progress: int) ->
     h = stack_empty(STACK_UNITS, np.float64)
     z = stack_empty(STACK_UNITS, np.float64)
     return _mlp_into(meta, params, x, h, z)
+
+
+@hot(inline="always")
+def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, progress: int) -> float:
+    """The model's value of the encoded position ``x`` (``progress``: plies, for staged kinds).
+
+    Inlined where it is called (numba's ``inline``): a call of a compiled function passes each
+    array as seven words, which cost more than material's whole sum; the linear and mlp bodies
+    stay calls of their own."""
+    kind = meta[0]
+    if kind == MATERIAL:
+        s = 0.0
+        for i in range(meta[1]):
+            s += params[i] * x[i]
+        return s / (1.0 + abs(s))
+    if kind == LINEAR:
+        return _linear(meta, params, x)
+    return _mlp(meta, params, x)

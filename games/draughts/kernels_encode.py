@@ -254,12 +254,10 @@ def _samuel(row: np.ndarray, out: np.ndarray) -> None:
 
 
 @hot
-def encode(
+def _encode(
     params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
 ) -> None:
-    """The encoding numbered ``code`` of ``row`` into ``out`` (module docstring); ``options``,
-    when given, are the Python encoding's ``kernel_options`` and override the code's own: raw32's
-    (king, piece_sum), ll-features' (king,)."""
+    """``encode`` of every code but material's."""
     family = code // FAMILY_UNIT
     if family != 0:
         king = float(code % FAMILY_UNIT) / KING_SCALE
@@ -283,15 +281,7 @@ def encode(
                 i = LL_INDEX[j]
                 out[32 + j] = float(mine[i] - theirs[i])
         return
-    if code == MATERIAL:
-        b = row[B]
-        w = row[W]
-        k = row[K]
-        mine = b if row[SIDE] == 0 else w
-        theirs = w if row[SIDE] == 0 else b
-        out[0] = float(popcount(mine & ~k) - popcount(theirs & ~k))
-        out[1] = float(popcount(mine & k) - popcount(theirs & k))
-    elif code == PROGRESS:
+    if code == PROGRESS:
         out[0] = float(row[PLIES])
     elif code == SAMUEL_CODE:
         _samuel(row, out)
@@ -307,3 +297,24 @@ def encode(
             out[3 * i + 2] = float(mine[i] - theirs[i])
     else:
         _onehot(row, code, out)
+
+
+@hot(inline="always")
+def encode(
+    params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
+) -> None:
+    """The encoding numbered ``code`` of ``row`` into ``out`` (module docstring); ``options``,
+    when given, are the Python encoding's ``kernel_options`` and override the code's own: raw32's
+    (king, piece_sum), ll-features' (king,). Inlined where it is called, material in place (a
+    compiled call passes each array as seven words: more than material costs); the other
+    encodings are one call of ``_encode``."""
+    if code == MATERIAL:
+        b = row[B]
+        w = row[W]
+        k = row[K]
+        mine = b if row[SIDE] == 0 else w
+        theirs = w if row[SIDE] == 0 else b
+        out[0] = float(popcount(mine & ~k) - popcount(theirs & ~k))
+        out[1] = float(popcount(mine & k) - popcount(theirs & k))
+    else:
+        _encode(params, code, options, row, out)

@@ -8,7 +8,9 @@ piece's paths depth-first in ``engine.KING_JUMPS`` direction order; simple moves
 direction, then by target square), with the same counters and repetition history.
 
 One integer type (int64) throughout. A one-bit mask's bit index is a table look-up by its
-remainder modulo 37; popcounts are the CPU's (``popcount``).
+remainder modulo 37; popcounts are the CPU's (``popcount``). The small kernels are inlined
+where they are called (numba's ``inline="always"``): a compiled call passes each array as
+seven words, more than a predicate's own work.
 """
 
 from __future__ import annotations
@@ -126,7 +128,7 @@ def _popcount_compiled(x: Any) -> Any:
     return impl
 
 
-@hot
+@hot(inline="always")
 def drawn(params: np.ndarray, row: np.ndarray) -> bool:
     """``Draughts.drawn``: no progress, the length cap, or the position's third occurrence."""
     if row[QUIET] >= params[P_QUIET_LIMIT] or row[PLIES] >= params[P_PLY_LIMIT]:
@@ -367,7 +369,7 @@ def generate(
     return n
 
 
-@hot
+@hot(inline="always")
 def children(params: np.ndarray, row: np.ndarray, out: np.ndarray, moves: np.ndarray) -> int:
     """The contract's ``children``: successors in ``Draughts.children`` order, each move's
     code (its path's PDN squares, ``MOVE_BITS`` bits each, the first lowest) in ``moves``;
@@ -375,14 +377,14 @@ def children(params: np.ndarray, row: np.ndarray, out: np.ndarray, moves: np.nda
     return generate(params, row, out, moves, True, True)
 
 
-@hot
+@hot(inline="always")
 def move_count(params: np.ndarray, row: np.ndarray) -> int:
     """``Draughts.move_count``: legal moves (0 when drawn)."""
     nowhere = row.reshape((1, row.shape[0]))[0:0]  # counted, never written (no allocation)
     return generate(params, row, nowhere, row[0:0], False, True)
 
 
-@hot
+@hot(inline="always")
 def capture_pending(params: np.ndarray, row: np.ndarray) -> bool:
     """``Draughts.capture_pending``: the mover must capture (and the game is not drawn)."""
     b = row[B]
@@ -393,7 +395,7 @@ def capture_pending(params: np.ndarray, row: np.ndarray) -> bool:
     return j != 0 and not drawn(params, row)
 
 
-@hot
+@hot(inline="always")
 def _has_move(row: np.ndarray) -> bool:
     """The mover has a legal move, draw rules aside (``Draughts.is_terminal``'s set-wise test)."""
     b = row[B]
@@ -415,13 +417,13 @@ def _has_move(row: np.ndarray) -> bool:
     return jumpers(w, b, k, 1, empty) != 0
 
 
-@hot
+@hot(inline="always")
 def is_terminal(params: np.ndarray, row: np.ndarray) -> bool:
     """``Draughts.is_terminal``: drawn, or no legal move."""
     return drawn(params, row) or not _has_move(row)
 
 
-@hot
+@hot(inline="always")
 def result(params: np.ndarray, row: np.ndarray) -> float:
     """A terminal state's result for the side to move (``Draughts.returns``): -1 without a
     move (+1 in give-away), else 0 (a draw)."""
@@ -430,19 +432,19 @@ def result(params: np.ndarray, row: np.ndarray) -> float:
     return 0.0
 
 
-@hot
+@hot(inline="always")
 def to_move(params: np.ndarray, row: np.ndarray) -> int:
     """The side to move: 0 Black, 1 White."""
     return row[SIDE]
 
 
-@hot
+@hot(inline="always")
 def progress(params: np.ndarray, row: np.ndarray) -> int:
     """``Draughts.progress``: plies played."""
     return row[PLIES]
 
 
-@hot
+@hot(inline="always")
 def _mix(x: int) -> int:
     """A 64-bit finaliser (splitmix64's, in wrapping int64 arithmetic)."""
     x = (x ^ ((x >> 30) & 0x3FFFFFFFF)) * -4658895280553007687
@@ -450,7 +452,7 @@ def _mix(x: int) -> int:
     return x ^ ((x >> 31) & 0x1FFFFFFFF)
 
 
-@hot
+@hot(inline="always")
 def key(params: np.ndarray, row: np.ndarray) -> int:
     """A hash of the board and the side to move (``Draughts.search_key``: counters and
     history left out)."""

@@ -39,7 +39,7 @@ from mindgames.games.kalah.kernelinfo import (
 )
 
 
-@hot
+@hot(inline="always")
 def sow_into(params: np.ndarray, row: np.ndarray, j: int, child: np.ndarray) -> bool:
     """Write the state after sowing my pit ``j`` (not empty) of ``row`` into ``child``; return
     whether the turn passes (module docstring)."""
@@ -116,14 +116,14 @@ def children(params: np.ndarray, row: np.ndarray, out: np.ndarray, moves: np.nda
     return k
 
 
-@hot
+@hot(inline="always")
 def is_terminal(params: np.ndarray, row: np.ndarray) -> bool:
     """Every seed in a store."""
     n = 2 * params[P_PITS] + 2
     return row[n + 2] == 0 and row[n + 3] == 0
 
 
-@hot
+@hot(inline="always")
 def result(params: np.ndarray, row: np.ndarray) -> float:
     """A finished game's result for the side to move: the sign of its store minus the other's."""
     m = params[P_PITS]
@@ -135,13 +135,13 @@ def result(params: np.ndarray, row: np.ndarray) -> float:
     return 0.0
 
 
-@hot
+@hot(inline="always")
 def to_move(params: np.ndarray, row: np.ndarray) -> int:
     """0 (South) or 1 (North): the parity of ``turns``."""
     return row[2 * params[P_PITS] + 2] & 1
 
 
-@hot
+@hot(inline="always")
 def move_count(params: np.ndarray, row: np.ndarray) -> int:
     """My non-empty pits."""
     k = 0
@@ -151,13 +151,13 @@ def move_count(params: np.ndarray, row: np.ndarray) -> int:
     return k
 
 
-@hot
+@hot(inline="always")
 def capture_pending(params: np.ndarray, row: np.ndarray) -> bool:
     """Never: Kalah has no compulsory captures."""
     return False
 
 
-@hot
+@hot(inline="always")
 def key(params: np.ndarray, row: np.ndarray) -> int:
     """Zobrist hash of the absolute board and the side to move (``Kalah.search_key``)."""
     m = params[P_PITS]
@@ -167,11 +167,14 @@ def key(params: np.ndarray, row: np.ndarray) -> int:
     turn = (m + 1) * side
     h = params[P_ZOBRIST + n * counts] * side  # the number for North to move, or 0
     for col in range(n):
-        h ^= params[P_ZOBRIST + ((col + turn) % n) * counts + row[col]]
+        at = col + turn  # ``(col + turn) % n`` without a division (turn < n)
+        if at >= n:
+            at -= n
+        h ^= params[P_ZOBRIST + at * counts + row[col]]
     return h
 
 
-@hot
+@hot(inline="always")
 def progress(params: np.ndarray, row: np.ndarray) -> int:
     """Plies played."""
     return row[2 * params[P_PITS] + 3]
@@ -265,12 +268,10 @@ def encoding_width(params: np.ndarray, code: int, options: np.ndarray) -> int:
 
 
 @hot
-def encode(
+def _encode(
     params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
 ) -> None:
-    """The encoding ``code`` (``kernelinfo``) of ``row`` into ``out``, the values of the Python
-    encoding (games/kalah/encodings.py) with its ``kernel_options``: kalah14's ``(scale,)``,
-    kalah-counts' ``(levels,)``, none for the others."""
+    """``encode`` of every code (material's only when ``out`` is too short: the error)."""
     m = params[P_PITS]
     n = 2 * m + 2
     total = params[P_TOTAL]
@@ -318,5 +319,18 @@ def encode(
         for i in range(2 * m):
             v = row[i if i < m else i + 1]
             out[levels * i + (v if v < levels - 1 else levels - 1)] = 1.0
-    elif code == E_MATERIAL:
-        out[0] = float(row[m] - row[n - 1])
+
+
+@hot(inline="always")
+def encode(
+    params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
+) -> None:
+    """The encoding ``code`` (``kernelinfo``) of ``row`` into ``out``, the values of the Python
+    encoding (games/kalah/encodings.py) with its ``kernel_options``: kalah14's ``(scale,)``,
+    kalah-counts' ``(levels,)``, none for the others. Inlined where it is called, material in
+    place (a compiled call passes each array as seven words: more than material costs)."""
+    if code == E_MATERIAL and out.shape[0] >= 1:
+        m = params[P_PITS]
+        out[0] = float(row[m] - row[2 * m + 1])
+    else:
+        _encode(params, code, options, row, out)

@@ -270,12 +270,24 @@ def search(
     scored_len = np.zeros(n, dtype=np.int64)
     arrays = b.arrays(p)
     tie = TIE if o.random_ties else 0.0
+    budgets = np.array([o.extension_budget(d) for d in range(last + 1)], dtype=np.int64)
+    saved = np.zeros(4, dtype=np.int64)  # alphabeta_kernel.SAVED_*
+    saved_v = np.zeros(1)
+    saved_pv = np.zeros(b.size + 1, dtype=np.int64)
+    # the kernel deepens alone while each iteration's choice is the first best move; a random
+    # tie-break or the clock is looked at here after every iteration
+    stride = o.random_ties or deadline is not None
     with paused_gc():  # as the Python path: the collector's scans find nothing here
-        for depth in range(1, last + 1):
-            count = kernel.root(
-                rootrow, perm, depth, o.extension_budget(depth), tie, arrays,
-                scored_v, scored_i, scored_pv, scored_len,
+        depth = 1
+        while depth <= last:
+            depth = kernel.deepen(
+                rootrow, perm, depth, depth if stride else last, budgets, tie, arrays,
+                scored_v, scored_i, scored_pv, scored_len, saved, saved_v, saved_pv,
             )  # fmt: skip
+            if saved[0]:  # the last iteration completed in the kernel (not ``depth``)
+                reached = int(saved[0])
+                result = (int(saved[2]), float(saved_v[0]), saved_pv[: saved[3]].tolist())
+            count = int(saved[1])
             if b.c[7]:
                 if b.c[8] != n:
                     raise MindgamesError(
@@ -312,10 +324,11 @@ def search(
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-    assert result is not None and buffers is not None
-    index, value, pv_indices = result
-    c = buffers.c
-    pv = _replay(game, canon, pv_indices)
+            depth += 1
+        assert result is not None and buffers is not None
+        index, value, pv_indices = result
+        c = buffers.c
+        pv = _replay(game, canon, pv_indices)
     seconds = time.perf_counter() - start
     stats = make_stats(int(c[0]), int(c[1]), reached, seconds, int(c[2]), path="compiled")
     return SearchResult(canon[index][0], value, pv, stats)

@@ -62,6 +62,8 @@ NODES, LEAVES, MOVES, HITS, CUT, CHECK_AT, STOP, OVERFLOW, ROOT_MOVES = range(9)
 XF, XC, EXT, NULL, QUICK, USE_TT, ORDERING, PVS, BUDGET, ALTERNATE, PLAIN, BATCH, SHUFFLE = range(
     13
 )
+#: what ``deepen`` saved of the last iteration it completed (``saved``)
+SAVED_DEPTH, SAVED_COUNT, SAVED_INDEX, SAVED_LEN = range(4)
 #: what a batched tail child needs (``skind``): its static value, a search, an evaluation
 STATIC, SEARCHED, EVALUATED = 0, 1, 2
 #: ``node``'s modes, a frame's phase (its first children, the batched tail, done) and the
@@ -134,7 +136,7 @@ def terminal(gp, row, ply, quick):
     return r * WIN - ply * STEP if r > 0 else r * WIN + ply * STEP
 
 
-@hot
+@hot(inline="always")  # a call would pass its seven arrays as 49 words
 def evaluate(gp, row, ev, eopts, x, mmeta, mparams):
     """The evaluator's value of ``row``: its encodings side by side, then the model.
 
@@ -597,6 +599,52 @@ def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv
             if v > best:
                 best = v
     return count
+
+
+@hot
+def deepen(
+    rootrow, perm, first, last, budgets, tie, s, scored_v, scored_i, scored_pv, scored_len,
+    saved, saved_v, saved_pv,
+):  # fmt: skip
+    """Iterations ``first`` to ``last`` of the deepening, one ``root`` each, without going back to
+    Python in between when the choice is the deterministic one: after an iteration that is not
+    the last, one that stopped (``c[STOP]``) or one after which the search would end (no cut-off,
+    or a proven value), the first best move is the result (``saved``: its depth, count, child
+    index and principal variation's length; ``saved_v`` its value, ``saved_pv`` the line) and
+    goes to the front of ``perm``, as the Python loop in alphabeta_compiled.py does. Returns the
+    depth it stopped at, whose ``scored`` arrays that loop then reads as before."""
+    c = s[7]
+    saved[SAVED_DEPTH] = 0
+    depth = first
+    while True:
+        count = root(
+            rootrow, perm, depth, budgets[depth], tie, s, scored_v, scored_i, scored_pv, scored_len
+        )
+        saved[SAVED_COUNT] = count
+        if c[STOP] or depth >= last:
+            return depth
+        best = -INF
+        k = 0
+        for q in range(count):
+            if scored_v[q] > best:
+                best = scored_v[q]
+                k = q
+        if c[CUT] == 0 or abs(best) > PROVEN:
+            return depth
+        i = scored_i[k]
+        saved[SAVED_DEPTH] = depth
+        saved[SAVED_INDEX] = i
+        saved_v[0] = best
+        saved[SAVED_LEN] = scored_len[k]
+        for q in range(scored_len[k]):
+            saved_pv[q] = scored_pv[k, q]
+        at = 0
+        while perm[at] != i:
+            at += 1
+        for q in range(at, 0, -1):
+            perm[q] = perm[q - 1]
+        perm[0] = i
+        depth += 1
 
 
 @hot
