@@ -156,13 +156,14 @@ class _Buffers:
         self.sv = scratch["sv"][: size * room]
         self.skind = scratch["skind"][: size * room]
         self.mt = mt
-        self.killers = np.full((size, 2), -1, dtype=np.int64)
-        self.pvt = np.zeros((size, size), dtype=np.int64)  # small; C-contiguous as compiled
-        self.pvlen = np.zeros(size, dtype=np.int64)
-        self.fi = np.zeros((size, 16), dtype=np.int64)  # node's frames (alphabeta_kernel.F_*)
-        self.ff = np.zeros((size, 5), dtype=np.float64)
-        self.x = np.zeros(max(p.width, 1), dtype=np.float64)
-        self.c = np.zeros(9, dtype=np.int64)
+        small = _per_search(size, max(p.width, 1))
+        self.killers = small["killers"]
+        self.pvt = small["pvt"]
+        self.pvlen = small["pvlen"]
+        self.fi = small["fi"]
+        self.ff = small["ff"]
+        self.x = small["x"]
+        self.c = small["c"]
         extensions = o.extend_forced or o.extend_captures
         self.opt = np.array(
             [
@@ -218,6 +219,28 @@ def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     tgen[1] = 0
     tgen[2] = FIRST_SLOTS - 1  # the slots in use (alphabeta_kernel.grow doubles them)
     return tkey, tint, tval, tgen
+
+
+def _per_search(size: int, width: int) -> dict[str, np.ndarray]:
+    """This thread's small arrays of a search ``size`` plies deep with an encoding ``width``
+    wide, reused from search to search: the kernels write each before reading it (``root``
+    resets the killers and the lines), except the counters, zeroed here."""
+    made = getattr(_local, "per_search", None)
+    if made is None:
+        made = _local.per_search = {}
+    have = made.get((size, width))
+    if have is None:
+        have = made[(size, width)] = {
+            "killers": np.full((size, 2), -1, dtype=np.int64),
+            "pvt": np.zeros((size, size), dtype=np.int64),  # C-contiguous, as compiled
+            "pvlen": np.zeros(size, dtype=np.int64),
+            "fi": np.zeros((size, 16), dtype=np.int64),  # node's frames (alphabeta_kernel.F_*)
+            "ff": np.zeros((size, 5), dtype=np.float64),
+            "x": np.zeros(width, dtype=np.float64),
+            "c": np.zeros(9, dtype=np.int64),
+        }
+    have["c"][:] = 0
+    return have
 
 
 def _scratch(rows: int, width: int) -> dict[str, np.ndarray]:
