@@ -208,10 +208,13 @@ def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """This thread's transposition table, emptied for a new search."""
     tables = getattr(_local, "table", None)
     if tables is None:
+        # one 64-byte row a slot (alphabeta_kernel.T_*): six integer fields, the key, the
+        # value's bits; a probe then reads one cache line, not three
+        rows = np.zeros((TABLE_SLOTS, 8), dtype=np.int64)
         tables = _local.table = (
-            np.zeros(TABLE_SLOTS, dtype=np.int64),
-            np.zeros((TABLE_SLOTS, 7), dtype=np.int64),
-            np.zeros(TABLE_SLOTS, dtype=np.float64),
+            rows[:, 6],
+            rows[:, :6],
+            rows.view(np.float64)[:, 7],
             np.zeros(3, dtype=np.int64),
         )
     tkey, tint, tval, tgen = tables

@@ -78,13 +78,16 @@ F_INTS = 16
 F_ALPHA, F_BETA, F_BEST, F_A, F_NB = range(5)
 F_FLOATS = 5
 
-#: the table's columns (``tint``): generation stamp, depth, extension, flag, move, resolved,
-#: moves; its key and value live in ``tkey`` and ``tval``; ``tgen`` holds the generation, the
+#: the table's columns (``tint``): generation stamp, depth, extension, flag (with ``RESOLVED``
+#: for an entry whose subtree had no cut-off), move, moves; its key and value live in ``tkey``
+#: and ``tval``, which are the same slot's last two words (alphabeta_compiled._table: one
+#: 64-byte row a slot, so a probe reads one cache line); ``tgen`` holds the generation, the
 #: number of entries of it and the mask of the slots in use. A slot whose stamp is not the
 #: current generation is empty, so clearing the table (a new search, or TT_LIMIT entries) is
 #: one increment. The slots in use start few and double when half full (``grow``): a search
 #: of a few thousand positions keeps its table in the processor's cache.
-T_STAMP, T_DEPTH, T_EXT, T_FLAG, T_MOVE, T_RESOLVED, T_MOVES = range(7)
+T_STAMP, T_DEPTH, T_EXT, T_FLAG, T_MOVE, T_MOVES = range(6)
+RESOLVED = 4
 GEN, COUNT, MASK = 0, 1, 2
 
 
@@ -107,7 +110,7 @@ def grow(tkey, tint, tval, tgen):
         return
     gen = tgen[GEN]
     keys = np.empty(tgen[COUNT], dtype=np.int64)
-    ints = np.empty((tgen[COUNT], 7), dtype=np.int64)
+    ints = np.empty((tgen[COUNT], tint.shape[1]), dtype=np.int64)
     vals = np.empty(tgen[COUNT], dtype=np.float64)
     k = 0
     for slot in range(size):
@@ -287,7 +290,8 @@ def node(at, d, ext, alpha, beta, ply, s):
                 if tint[slot, T_STAMP] == tgen[GEN]:
                     hint = tint[slot, T_MOVE]
                     v = tval[slot]
-                    flag, resolved = tint[slot, T_FLAG], tint[slot, T_RESOLVED]
+                    flag = tint[slot, T_FLAG] & ~RESOLVED
+                    resolved = tint[slot, T_FLAG] & RESOLVED
                     if tint[slot, T_DEPTH] == d and tint[slot, T_EXT] == ext:
                         if v > PROVEN:
                             v -= ply * STEP
@@ -484,9 +488,8 @@ def node(at, d, ext, alpha, beta, ply, s):
                     tgen[COUNT] += 1
                 tint[slot, T_DEPTH] = d
                 tint[slot, T_EXT] = ext
-                tint[slot, T_FLAG] = flag
+                tint[slot, T_FLAG] = flag | (RESOLVED if c[CUT] == cut0 else 0)
                 tint[slot, T_MOVE] = best_move
-                tint[slot, T_RESOLVED] = 1 if c[CUT] == cut0 else 0
                 tint[slot, T_MOVES] = n
                 tval[slot] = stored
             ret = best
