@@ -1,11 +1,12 @@
 """Alpha-beta on the compiled path: ``AlphaBeta.search`` hands a search here when the game, the
 encoding and the model all have kernels (``plan``), and gets the same result as the Python path.
 
-The deepening loop stays in Python (it is one call per depth); each iteration is one call of the
-compiled ``root`` (alphabeta_kernel.py, bound to the game's and the model's kernel modules), which
-keeps the table, the counters and the buffers in arrays that live for the whole search. The node
-budget stops a search inside an iteration, as in Python; a time budget is looked at between
-iterations. Moves come back as child indices in generation order, turned into the game's moves by
+The deepening is one call of the compiled ``deepen`` (alphabeta_kernel.py, bound to the game's
+and the model's kernel modules), which comes back here after an iteration only when this loop
+must choose (a random tie-break), look at the clock (a time budget), or end the search; the table,
+the counters and the buffers are arrays that live for the whole search (the table and the
+buffers for the thread). The node budget stops a search inside an iteration, as in Python; a
+time budget is looked at between iterations. Moves come back as child indices in generation order, turned into the game's moves by
 ``Game.children`` (the root's, then the principal variation's positions').
 
 ``random_order`` shuffles with CPython's generator ported to numba (pyrandom_kernel.py), so the

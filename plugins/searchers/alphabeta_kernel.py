@@ -1,6 +1,9 @@
 """The compiled alpha-beta: the Python searcher's ``node`` (plugins/searchers/alphabeta.py) as
-one numba function over state rows, with the same pruning, table, ordering, extensions and
-counters, so that both paths return the same move, value, nodes and leaves.
+one numba function over state rows (a loop over an explicit stack of frames), with the same
+pruning, table, ordering, extensions and counters, so that both paths return the same move,
+value, nodes and leaves; ``root`` is one iteration of the deepening, ``deepen`` the iterations
+that need no choice from Python. Every function is ``hot`` (no reference counting, no
+allocation but the table's ``grow``: ``mindgames.compiled.hot``).
 
 This file is a template. numba cannot cache a function that takes another compiled function as
 an argument or a closure over one (it recompiles them in every process), so the searcher reads
@@ -13,8 +16,9 @@ The search's state travels as one tuple of arrays, ``SEARCH`` names them in orde
 ``c`` the counters, ``opt`` the options, per-ply blocks of ``kids``/``kmoves``/``korder`` for
 the successors, ``killers`` and the triangular ``pvt``/``pvlen`` for the principal variation
 (as each position's child index in generation order, which Python turns back into moves),
-and the transposition table ``tkey``/``tint``/``tval``/``tgen``: open addressing over arrays
-that live as long as the process (``T_STAMP``), with the Python table's fields.
+``node``'s frames ``fi``/``ff``, and the transposition table ``tkey``/``tint``/``tval``/``tgen``:
+open addressing over arrays that live as long as the process (``T_STAMP``), with the Python
+table's fields.
 """
 
 from __future__ import annotations
