@@ -6,8 +6,9 @@ and the model's kernel modules), which comes back here after an iteration only w
 must choose (a random tie-break), look at the clock (a time budget), or end the search; the table,
 the counters and the buffers are arrays that live for the whole search (the table and the
 buffers for the thread). The node budget stops a search inside an iteration, as in Python; a
-time budget is looked at between iterations. Moves come back as child indices in generation order, turned into the game's moves by
-``Game.children`` (the root's, then the principal variation's positions').
+time budget is looked at between iterations. Moves come back as child indices in generation
+order, turned into the game's moves by ``Game.children`` (the root's, then the principal
+variation's positions').
 
 ``random_order`` shuffles with CPython's generator ported to numba (pyrandom_kernel.py), so the
 shuffles are the Python path's; ``eval_cache``
