@@ -96,6 +96,27 @@ def _encoding_plan(gk: GameKernels, encoding: Encoding) -> tuple[np.ndarray, np.
     return np.array(rows, dtype=np.int64).reshape(-1, 5), np.array(options, dtype=np.float64)
 
 
+#: ``_encoding_plan`` of the encodings seen lately, by the ids of (kernels, encoding); both
+#: objects are kept and compared, so an id is never taken for another object's (an encoding is
+#: frozen: its plan cannot change)
+_encoded: dict[
+    tuple[int, int], tuple[GameKernels, Encoding, tuple[np.ndarray, np.ndarray] | None]
+] = {}
+
+
+def _encoding_plan_of(gk: GameKernels, encoding: Encoding) -> tuple[np.ndarray, np.ndarray] | None:
+    """``_encoding_plan``, made once per (kernels, encoding) pair (a search asks every time)."""
+    memo = (id(gk), id(encoding))
+    hit = _encoded.get(memo)
+    if hit is not None and hit[0] is gk and hit[1] is encoding:
+        return hit[2]
+    if len(_encoded) >= 256:
+        _encoded.clear()
+    made = _encoding_plan(gk, encoding)
+    _encoded[memo] = (gk, encoding, made)
+    return made
+
+
 def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | None:
     """The compiled plan of a search, or None when it must take the Python path."""
     gk = kernels_of(game)
@@ -107,7 +128,7 @@ def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | 
         return None
     if evaluator is None or options.null:
         return Plan(gk, np.zeros((0, 5), np.int64), np.zeros(0), 0, None)
-    encoded = _encoding_plan(gk, evaluator.encoding)
+    encoded = _encoding_plan_of(gk, evaluator.encoding)
     mk = model_kernels_of(evaluator.model)
     if encoded is None or mk is None:
         return None
@@ -326,13 +347,11 @@ def search(
                     f"game {game.spec()!r}: a position has more moves than its kernels' bound "
                     f"max_children={gk.max_children}"
                 )
-            scored = [
-                (float(scored_v[k]), int(scored_i[k]), scored_pv[k, : scored_len[k]].tolist())
-                for k in range(count)
-            ]
-            if scored:
-                best = max(v for v, _, _ in scored)
-                partial = next((i, v, pv) for v, i, pv in scored if v == best)
+            values = scored_v[:count].tolist()  # the moves that raised the bar, in order
+            if values:
+                best = max(values)
+                k = values.index(best)
+                partial = (int(scored_i[k]), best, scored_pv[k, : scored_len[k]].tolist())
             if b.c[6]:
                 if result is None:
                     first = int(perm[0])
@@ -340,13 +359,14 @@ def search(
                     reached = 0
                 break
             reached = depth
-            best = max(v for v, _, _ in scored)
+            best = max(values)
             if o.random_ties:
-                ties = [s for s in scored if s[0] >= best - TIE]
-                v, i, pv = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
+                ties = [k for k, v in enumerate(values) if v >= best - TIE]
+                k = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
             else:
-                v, i, pv = next(s for s in scored if s[0] == best)
-            result = (i, v, pv)
+                k = values.index(best)
+            v, i = values[k], int(scored_i[k])
+            result = (i, v, scored_pv[k, : scored_len[k]].tolist())
             perm = np.array([i, *[j for j in perm.tolist() if j != i]], dtype=np.int64)
             if b.c[4] == 0 or abs(v) > PROVEN:
                 break
