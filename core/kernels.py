@@ -92,7 +92,8 @@ class HasKernels(Protocol):
 
 def kernels_of(game: object) -> GameKernels | None:
     """The game's kernels, or None when it has none (or none for these parameters)."""
-    return game.kernels() if isinstance(game, HasKernels) else None
+    kernels = getattr(game, "kernels", None)  # ``HasKernels``, tested as its isinstance would be,
+    return kernels() if callable(kernels) else None  # at a tenth of the cost (once a search)
 
 
 @attrs.frozen(eq=False)
@@ -115,4 +116,5 @@ class HasModelKernels(Protocol):
 
 def model_kernels_of(model: object) -> ModelKernels | None:
     """The model's kernels, or None when it has none."""
-    return model.kernels() if isinstance(model, HasModelKernels) else None
+    kernels = getattr(model, "kernels", None)  # ``HasModelKernels`` (as ``kernels_of``)
+    return kernels() if callable(kernels) else None

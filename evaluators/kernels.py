@@ -19,17 +19,19 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from mindgames.compiled.hot import allocating, hot, stack_empty
 from mindgames.evaluators.common import LINEAR_CODE, MATERIAL_CODE, MLP_CODE
 
 MATERIAL, LINEAR, MLP = MATERIAL_CODE, LINEAR_CODE, MLP_CODE
 
+#: the widest layer (or input) whose activations live on the stack (wider ones on the heap)
+STACK_UNITS = 512
 #: linear's ``output`` codes
 CLIP, TANH, SOFT = 0, 1, 2
 
 
-@njit(cache=True)
+@hot
 def _linear(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
     n, output, bias, k = meta[1], meta[2], meta[3], meta[4]
     a = 0.0
@@ -48,15 +50,15 @@ def _linear(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
     return -1.0 if a < -1.0 else (1.0 if a > 1.0 else a)
 
 
-@njit(cache=True)
-def _mlp(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
+@hot
+def _mlp_into(
+    meta: np.ndarray, params: np.ndarray, x: np.ndarray, h: np.ndarray, z: np.ndarray
+) -> float:
+    """The mlp's value, its layers' activations in ``h`` and ``z`` (each as wide as the widest
+    layer or the input)."""
     inputs, layers, sigmoid, direct, input_sum = meta[1], meta[2], meta[3], meta[4], meta[5]
-    widest = inputs
-    for i in range(layers):
-        widest = max(widest, meta[6 + i])
-    h = np.empty(widest)
-    z = np.empty(widest)
-    h[:inputs] = x[:inputs]
+    for j in range(inputs):  # loops, not slices: a slice copy may allocate
+        h[j] = x[j]
     fan_in = inputs
     at = 0
     for layer in range(layers):
@@ -69,7 +71,8 @@ def _mlp(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
                 s += params[row + j] * h[j]
             s += params[bias_at + u]
             z[u] = 0.5 * math.tanh(0.5 * s) + 0.5 if sigmoid else math.tanh(s)
-        h[:units] = z[:units]
+        for u in range(units):
+            h[u] = z[u]
         at = bias_at + units
         fan_in = units
     a = 0.0
@@ -90,9 +93,32 @@ def _mlp(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
     return math.tanh(a)
 
 
-@njit(cache=True)
+@allocating
+def _mlp_heap(meta: np.ndarray, params: np.ndarray, x: np.ndarray, widest: int) -> float:
+    """The mlp's value with its activations on the heap (layers wider than ``STACK_UNITS``)."""
+    return _mlp_into(meta, params, x, np.empty(widest), np.empty(widest))
+
+
+@hot
+def _mlp(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
+    """The mlp's value, its activations on the stack (or the heap for wide layers)."""
+    widest = meta[1]
+    for i in range(meta[2]):
+        widest = max(widest, meta[6 + i])
+    if widest > STACK_UNITS:
+        return _mlp_heap(meta, params, x, widest)
+    h = stack_empty(STACK_UNITS, np.float64)
+    z = stack_empty(STACK_UNITS, np.float64)
+    return _mlp_into(meta, params, x, h, z)
+
+
+@hot(inline="always")
 def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, progress: int) -> float:
-    """The model's value of the encoded position ``x`` (``progress``: plies, for staged kinds)."""
+    """The model's value of the encoded position ``x`` (``progress``: plies, for staged kinds).
+
+    Inlined where it is called (numba's ``inline``): a call of a compiled function passes each
+    array as seven words, which cost more than material's whole sum; the linear and mlp bodies
+    stay calls of their own."""
     kind = meta[0]
     if kind == MATERIAL:
         s = 0.0

@@ -69,6 +69,8 @@ def bind(template: Path, bindings: Mapping[str, tuple[str, str]]) -> ModuleType:
     path = configure() / f"{name}.py"
     if not path.exists():
         _write_atomically(path, text)
+    for module_name, attribute in bindings.values():
+        keep_counting(getattr(importlib.import_module(module_name), attribute))
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -76,6 +78,20 @@ def bind(template: Path, bindings: Mapping[str, tuple[str, str]]) -> ModuleType:
     spec.loader.exec_module(module)
     _bound[memo] = module
     return module
+
+
+def keep_counting(kernel: object) -> None:
+    """Pin an ``njit`` kernel that does not say otherwise to numba's reference counting.
+
+    The templates' functions are ``hot`` (``mindgames.compiled.hot``: no reference counting),
+    and numba compiles a called function that does not set the option with its caller's: a
+    plugin's kernel that allocates (even a slice copy may) would then fail to compile. Pinned,
+    it is compiled as it would be called from Python; ``hot`` and ``allocating`` kernels set the
+    option themselves and are left alone.
+    """
+    options = getattr(kernel, "targetoptions", None)
+    if isinstance(options, dict) and "_nrt" not in options:
+        options["_nrt"] = True
 
 
 def _write_atomically(path: Path, text: str) -> None:

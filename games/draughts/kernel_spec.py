@@ -7,6 +7,7 @@ The row layout is documented there; the column numbers below are the same.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
@@ -119,17 +120,26 @@ def history_bound(game: Draughts) -> int | None:
 
 
 def game_kernels(game: Draughts) -> GameKernels | None:
-    """The compiled description of ``game`` (None when its history is unbounded)."""
+    """The compiled description of ``game`` (None when its history is unbounded); made once
+    per rule set (a search asks for it every time it starts)."""
     bound = history_bound(game)
     if bound is None:
         return None
+    return _described(bound, game.repetition, game.no_progress, game.max_plies, game.losing)
+
+
+@functools.lru_cache(maxsize=64)
+def _described(
+    bound: int, repetition: bool, no_progress: int, max_plies: int | None, losing: bool
+) -> GameKernels:
+    """``game_kernels`` of a rule set."""
     width = HEADER + ENTRY * bound
     params = np.array(
         [
-            int(game.repetition),
-            2 * game.no_progress if game.no_progress else UNLIMITED,
-            game.max_plies if game.max_plies is not None else UNLIMITED,
-            int(game.losing),
+            int(repetition),
+            2 * no_progress if no_progress else UNLIMITED,
+            max_plies if max_plies is not None else UNLIMITED,
+            int(losing),
             bound,
         ],
         dtype=np.int64,

@@ -13,8 +13,8 @@ evolving one included, without recompiling. A search passes the Python encoding'
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mindgames.compiled.hot import hot, stack_empty
 from mindgames.games.draughts.encodings import (
     BRIDGE,
     CENTRE,
@@ -73,7 +73,7 @@ C_ROWS56_1 = int(ROWS56[1])
 LL_INDEX = np.array([0, 1, 3, 4, 6, 7, 9, 10], dtype=np.int64)
 
 
-@njit(cache=True)
+@hot
 def _raw32(row: np.ndarray, king: float, out: np.ndarray) -> None:
     """``raw32`` into ``out[0:32]``: mine +1 a man, +K a king; theirs negative; empty 0."""
     b = row[B]
@@ -95,7 +95,7 @@ def _raw32(row: np.ndarray, king: float, out: np.ndarray) -> None:
         out[VIEW[base + popcount(x - 1)]] = -king if x & k else -1.0
 
 
-@njit(cache=True)
+@hot
 def _onehot(row: np.ndarray, code: int, out: np.ndarray) -> None:
     """``binary3``, ``binary4``, ``binary4k`` or ``binary5``: one-hot planes per view square."""
     b = row[B]
@@ -141,7 +141,7 @@ def _onehot(row: np.ndarray, code: int, out: np.ndarray) -> None:
             out[at + 4] = 1.0 if their_king else 0.0
 
 
-@njit(cache=True)
+@hot
 def _side_features(b: int, w: int, k: int, colour: int, f: np.ndarray) -> None:
     """``encodings.side_features``: the eleven give-away features of ``colour`` into ``f``."""
     own = b if colour == 0 else w
@@ -178,7 +178,7 @@ def _side_features(b: int, w: int, k: int, colour: int, f: np.ndarray) -> None:
     f[10] = free
 
 
-@njit(cache=True)
+@hot
 def _captured_now(own: int, opp: int, k: int, colour: int) -> int:
     """``encodings._captured_now``: ``opp`` pieces that ``own`` could take with a first jump."""
     empty = BOARD ^ (own | opp)
@@ -193,7 +193,7 @@ def _captured_now(own: int, opp: int, k: int, colour: int) -> int:
     )
 
 
-@njit(cache=True)
+@hot
 def _samuel(row: np.ndarray, out: np.ndarray) -> None:
     """``samuel``: the twelve NeuroDraughts values (``encodings.samuel_values``), each capped
     at its width and written low bit first."""
@@ -231,7 +231,7 @@ def _samuel(row: np.ndarray, out: np.ndarray) -> None:
         rows56 = C_ROWS56_1
         rows34 = C_ROWS34_1
     flanked = mine & (((empty >> 4) & (empty << 4)) | ((empty >> 5) & (empty << 5)))
-    v = np.empty(12, dtype=np.int64)
+    v = stack_empty(12, np.int64)
     v[0] = max(0, pm - pt)
     v[1] = max(0, pt - pm)
     v[2] = popcount(_captured_now(theirs, mine, k, 1 - side))
@@ -253,13 +253,11 @@ def _samuel(row: np.ndarray, out: np.ndarray) -> None:
             at += 1
 
 
-@njit(cache=True)
-def encode(
+@hot
+def _encode(
     params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
 ) -> None:
-    """The encoding numbered ``code`` of ``row`` into ``out`` (module docstring); ``options``,
-    when given, are the Python encoding's ``kernel_options`` and override the code's own: raw32's
-    (king, piece_sum), ll-features' (king,)."""
+    """``encode`` of every code but material's."""
     family = code // FAMILY_UNIT
     if family != 0:
         king = float(code % FAMILY_UNIT) / KING_SCALE
@@ -274,8 +272,8 @@ def encode(
                 total += out[j]
             out[32] = total
         elif family == LL_FEATURES:
-            mine = np.empty(11, dtype=np.int64)
-            theirs = np.empty(11, dtype=np.int64)
+            mine = stack_empty(11, np.int64)
+            theirs = stack_empty(11, np.int64)
             side = row[SIDE]
             _side_features(row[B], row[W], row[K], side, mine)
             _side_features(row[B], row[W], row[K], 1 - side, theirs)
@@ -283,21 +281,13 @@ def encode(
                 i = LL_INDEX[j]
                 out[32 + j] = float(mine[i] - theirs[i])
         return
-    if code == MATERIAL:
-        b = row[B]
-        w = row[W]
-        k = row[K]
-        mine = b if row[SIDE] == 0 else w
-        theirs = w if row[SIDE] == 0 else b
-        out[0] = float(popcount(mine & ~k) - popcount(theirs & ~k))
-        out[1] = float(popcount(mine & k) - popcount(theirs & k))
-    elif code == PROGRESS:
+    if code == PROGRESS:
         out[0] = float(row[PLIES])
     elif code == SAMUEL_CODE:
         _samuel(row, out)
     elif code == GAC11:
-        mine = np.empty(11, dtype=np.int64)
-        theirs = np.empty(11, dtype=np.int64)
+        mine = stack_empty(11, np.int64)
+        theirs = stack_empty(11, np.int64)
         side = row[SIDE]
         _side_features(row[B], row[W], row[K], side, mine)
         _side_features(row[B], row[W], row[K], 1 - side, theirs)
@@ -307,3 +297,24 @@ def encode(
             out[3 * i + 2] = float(mine[i] - theirs[i])
     else:
         _onehot(row, code, out)
+
+
+@hot(inline="always")
+def encode(
+    params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
+) -> None:
+    """The encoding numbered ``code`` of ``row`` into ``out`` (module docstring); ``options``,
+    when given, are the Python encoding's ``kernel_options`` and override the code's own: raw32's
+    (king, piece_sum), ll-features' (king,). Inlined where it is called, material in place (a
+    compiled call passes each array as seven words: more than material costs); the other
+    encodings are one call of ``_encode``."""
+    if code == MATERIAL:
+        b = row[B]
+        w = row[W]
+        k = row[K]
+        mine = b if row[SIDE] == 0 else w
+        theirs = w if row[SIDE] == 0 else b
+        out[0] = float(popcount(mine & ~k) - popcount(theirs & ~k))
+        out[1] = float(popcount(mine & k) - popcount(theirs & k))
+    else:
+        _encode(params, code, options, row, out)

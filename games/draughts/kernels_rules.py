@@ -8,7 +8,9 @@ piece's paths depth-first in ``engine.KING_JUMPS`` direction order; simple moves
 direction, then by target square), with the same counters and repetition history.
 
 One integer type (int64) throughout. A one-bit mask's bit index is a table look-up by its
-remainder modulo 37; popcounts are the CPU's (``popcount``).
+remainder modulo 37; popcounts are the CPU's (``popcount``). The small kernels are inlined
+where they are called (numba's ``inline="always"``): a compiled call passes each array as
+seven words, more than a predicate's own work.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
+from mindgames.compiled.hot import hot, stack_empty
 from mindgames.games.draughts.engine import BIT, SQ, SQUARE_AT, coords
 from mindgames.games.draughts.engine import BOARD as _BOARD
 from mindgames.games.draughts.engine import KING_JUMPS as _KING_JUMPS
@@ -125,7 +128,7 @@ def _popcount_compiled(x: Any) -> Any:
     return impl
 
 
-@njit(cache=True)
+@hot(inline="always")
 def drawn(params: np.ndarray, row: np.ndarray) -> bool:
     """``Draughts.drawn``: no progress, the length cap, or the position's third occurrence."""
     if row[QUIET] >= params[P_QUIET_LIMIT] or row[PLIES] >= params[P_PLY_LIMIT]:
@@ -144,7 +147,7 @@ def drawn(params: np.ndarray, row: np.ndarray) -> bool:
     return seen >= 2
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def jumpers(own: int, opp: int, k: int, side: int, empty: int) -> int:
     """``engine.jumpers``: the mover's pieces that can capture."""
     ok = own & k
@@ -157,7 +160,7 @@ def jumpers(own: int, opp: int, k: int, side: int, empty: int) -> int:
     return fwd | back
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def _put(out: np.ndarray, n: int, b: int, w: int, k: int, side: int, plies: int) -> None:
     """Child ``n``: board, side and plies; counters reset (a capture or a man's move)."""
     out[n, B] = b
@@ -169,7 +172,7 @@ def _put(out: np.ndarray, n: int, b: int, w: int, k: int, side: int, plies: int)
     out[n, HLEN] = 0
 
 
-@njit(cache=True)
+@hot
 def _captures(
     row: np.ndarray, out: np.ndarray, moves: np.ndarray, write: bool, jumping: int, empty: int
 ) -> int:
@@ -184,11 +187,11 @@ def _captures(
     opp0 = w if side == 0 else b
     promo = PROMO0 if side == 0 else PROMO1
     rows = min(out.shape[0], moves.shape[0])
-    ssq = np.empty(STACK, dtype=np.int64)
-    sopp = np.empty(STACK, dtype=np.int64)
-    scap = np.empty(STACK, dtype=np.int64)
-    sdir = np.empty(STACK, dtype=np.int64)
-    smore = np.empty(STACK, dtype=np.int64)
+    ssq = stack_empty(STACK, np.int64)
+    sopp = stack_empty(STACK, np.int64)
+    scap = stack_empty(STACK, np.int64)
+    sdir = stack_empty(STACK, np.int64)
+    smore = stack_empty(STACK, np.int64)
     n = 0
     while jumping:
         f = jumping & -jumping
@@ -263,7 +266,7 @@ def _captures(
     return n
 
 
-@njit(cache=True, inline="always")
+@hot(inline="always")
 def _step(
     params: np.ndarray,
     row: np.ndarray,
@@ -307,7 +310,7 @@ def _step(
     return n
 
 
-@njit(cache=True)
+@hot
 def generate(
     params: np.ndarray,
     row: np.ndarray,
@@ -366,7 +369,7 @@ def generate(
     return n
 
 
-@njit(cache=True)
+@hot(inline="always")
 def children(params: np.ndarray, row: np.ndarray, out: np.ndarray, moves: np.ndarray) -> int:
     """The contract's ``children``: successors in ``Draughts.children`` order, each move's
     code (its path's PDN squares, ``MOVE_BITS`` bits each, the first lowest) in ``moves``;
@@ -374,14 +377,14 @@ def children(params: np.ndarray, row: np.ndarray, out: np.ndarray, moves: np.nda
     return generate(params, row, out, moves, True, True)
 
 
-@njit(cache=True)
+@hot(inline="always")
 def move_count(params: np.ndarray, row: np.ndarray) -> int:
     """``Draughts.move_count``: legal moves (0 when drawn)."""
-    nowhere = np.empty((0, 1), dtype=np.int64)  # counted, never written
-    return generate(params, row, nowhere, nowhere[0:0, 0], False, True)
+    nowhere = row.reshape((1, row.shape[0]))[0:0]  # counted, never written (no allocation)
+    return generate(params, row, nowhere, row[0:0], False, True)
 
 
-@njit(cache=True)
+@hot(inline="always")
 def capture_pending(params: np.ndarray, row: np.ndarray) -> bool:
     """``Draughts.capture_pending``: the mover must capture (and the game is not drawn)."""
     b = row[B]
@@ -392,7 +395,7 @@ def capture_pending(params: np.ndarray, row: np.ndarray) -> bool:
     return j != 0 and not drawn(params, row)
 
 
-@njit(cache=True)
+@hot(inline="always")
 def _has_move(row: np.ndarray) -> bool:
     """The mover has a legal move, draw rules aside (``Draughts.is_terminal``'s set-wise test)."""
     b = row[B]
@@ -414,13 +417,13 @@ def _has_move(row: np.ndarray) -> bool:
     return jumpers(w, b, k, 1, empty) != 0
 
 
-@njit(cache=True)
+@hot(inline="always")
 def is_terminal(params: np.ndarray, row: np.ndarray) -> bool:
     """``Draughts.is_terminal``: drawn, or no legal move."""
     return drawn(params, row) or not _has_move(row)
 
 
-@njit(cache=True)
+@hot(inline="always")
 def result(params: np.ndarray, row: np.ndarray) -> float:
     """A terminal state's result for the side to move (``Draughts.returns``): -1 without a
     move (+1 in give-away), else 0 (a draw)."""
@@ -429,19 +432,19 @@ def result(params: np.ndarray, row: np.ndarray) -> float:
     return 0.0
 
 
-@njit(cache=True)
+@hot(inline="always")
 def to_move(params: np.ndarray, row: np.ndarray) -> int:
     """The side to move: 0 Black, 1 White."""
     return row[SIDE]
 
 
-@njit(cache=True)
+@hot(inline="always")
 def progress(params: np.ndarray, row: np.ndarray) -> int:
     """``Draughts.progress``: plies played."""
     return row[PLIES]
 
 
-@njit(cache=True)
+@hot(inline="always")
 def _mix(x: int) -> int:
     """A 64-bit finaliser (splitmix64's, in wrapping int64 arithmetic)."""
     x = (x ^ ((x >> 30) & 0x3FFFFFFFF)) * -4658895280553007687
@@ -449,7 +452,7 @@ def _mix(x: int) -> int:
     return x ^ ((x >> 31) & 0x1FFFFFFFF)
 
 
-@njit(cache=True)
+@hot(inline="always")
 def key(params: np.ndarray, row: np.ndarray) -> int:
     """A hash of the board and the side to move (``Draughts.search_key``: counters and
     history left out)."""
@@ -458,7 +461,7 @@ def key(params: np.ndarray, row: np.ndarray) -> int:
     return _mix(h ^ row[K])
 
 
-@njit(cache=True)
+@hot
 def _perft(
     params: np.ndarray,
     row: np.ndarray,
@@ -466,6 +469,8 @@ def _perft(
     codes: np.ndarray,
     depth: int,
     made: bool,
+    count: np.ndarray,
+    at: np.ndarray,
 ) -> int:
     """Leaves ``depth`` (>= 1) plies below ``row``, draw rules ignored: depth-first with an
     explicit stack (numba's cache and recursion do not mix), the children of ply ``i`` in
@@ -475,8 +480,6 @@ def _perft(
     n = generate(params, row, bufs[0], codes[0], True, False)
     if n < 0:
         return -1
-    count = np.empty(depth, dtype=np.int64)
-    at = np.empty(depth, dtype=np.int64)
     count[0] = n
     at[0] = 0
     level = 0
@@ -508,7 +511,9 @@ def perft(params: np.ndarray, row: np.ndarray, depth: int) -> int:
         return 1
     bufs = np.empty((depth, MAX_CHILDREN, row.shape[0]), dtype=np.int64)
     codes = np.empty((depth, MAX_CHILDREN), dtype=np.int64)
-    return _perft(params, row, bufs, codes, depth, True)
+    return _perft(
+        params, row, bufs, codes, depth, True, np.empty(depth, np.int64), np.empty(depth, np.int64)
+    )
 
 
 @njit(cache=True)
@@ -518,4 +523,6 @@ def perft_counted(params: np.ndarray, row: np.ndarray, depth: int) -> int:
         return 1
     bufs = np.empty((depth, MAX_CHILDREN, row.shape[0]), dtype=np.int64)
     codes = np.empty((depth, MAX_CHILDREN), dtype=np.int64)
-    return _perft(params, row, bufs, codes, depth, False)
+    return _perft(
+        params, row, bufs, codes, depth, False, np.empty(depth, np.int64), np.empty(depth, np.int64)
+    )

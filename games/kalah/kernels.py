@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mindgames.compiled.hot import hot
 from mindgames.games.kalah.kernelinfo import (
     E_COUNTS,
     E_FEATURES,
@@ -38,7 +39,7 @@ from mindgames.games.kalah.kernelinfo import (
 )
 
 
-@njit(cache=True)
+@hot(inline="always")
 def sow_into(params: np.ndarray, row: np.ndarray, j: int, child: np.ndarray) -> bool:
     """Write the state after sowing my pit ``j`` (not empty) of ``row`` into ``child``; return
     whether the turn passes (module docstring)."""
@@ -92,7 +93,7 @@ def sow_into(params: np.ndarray, row: np.ndarray, j: int, child: np.ndarray) -> 
     return passes
 
 
-@njit(cache=True)
+@hot
 def children(params: np.ndarray, row: np.ndarray, out: np.ndarray, moves: np.ndarray) -> int:
     """The successors of ``row`` in ``out[0:k]`` (my pits 1..m in order, the empty skipped),
     their pit numbers in ``moves[0:k]``; ``k``, 0 at the end, -1 when a buffer is too small."""
@@ -115,14 +116,14 @@ def children(params: np.ndarray, row: np.ndarray, out: np.ndarray, moves: np.nda
     return k
 
 
-@njit(cache=True)
+@hot(inline="always")
 def is_terminal(params: np.ndarray, row: np.ndarray) -> bool:
     """Every seed in a store."""
     n = 2 * params[P_PITS] + 2
     return row[n + 2] == 0 and row[n + 3] == 0
 
 
-@njit(cache=True)
+@hot(inline="always")
 def result(params: np.ndarray, row: np.ndarray) -> float:
     """A finished game's result for the side to move: the sign of its store minus the other's."""
     m = params[P_PITS]
@@ -134,13 +135,13 @@ def result(params: np.ndarray, row: np.ndarray) -> float:
     return 0.0
 
 
-@njit(cache=True)
+@hot(inline="always")
 def to_move(params: np.ndarray, row: np.ndarray) -> int:
     """0 (South) or 1 (North): the parity of ``turns``."""
     return row[2 * params[P_PITS] + 2] & 1
 
 
-@njit(cache=True)
+@hot(inline="always")
 def move_count(params: np.ndarray, row: np.ndarray) -> int:
     """My non-empty pits."""
     k = 0
@@ -150,13 +151,13 @@ def move_count(params: np.ndarray, row: np.ndarray) -> int:
     return k
 
 
-@njit(cache=True)
+@hot(inline="always")
 def capture_pending(params: np.ndarray, row: np.ndarray) -> bool:
     """Never: Kalah has no compulsory captures."""
     return False
 
 
-@njit(cache=True)
+@hot(inline="always")
 def key(params: np.ndarray, row: np.ndarray) -> int:
     """Zobrist hash of the absolute board and the side to move (``Kalah.search_key``)."""
     m = params[P_PITS]
@@ -166,17 +167,20 @@ def key(params: np.ndarray, row: np.ndarray) -> int:
     turn = (m + 1) * side
     h = params[P_ZOBRIST + n * counts] * side  # the number for North to move, or 0
     for col in range(n):
-        h ^= params[P_ZOBRIST + ((col + turn) % n) * counts + row[col]]
+        at = col + turn  # ``(col + turn) % n`` without a division (turn < n)
+        if at >= n:
+            at -= n
+        h ^= params[P_ZOBRIST + at * counts + row[col]]
     return h
 
 
-@njit(cache=True)
+@hot(inline="always")
 def progress(params: np.ndarray, row: np.ndarray) -> int:
     """Plies played."""
     return row[2 * params[P_PITS] + 3]
 
 
-@njit(cache=True)
+@hot
 def margin(params: np.ndarray, row: np.ndarray) -> int:
     """South's store minus North's (``Kalah.margin``)."""
     m = params[P_PITS]
@@ -215,7 +219,7 @@ def perft(params: np.ndarray, row: np.ndarray, depth: int) -> int:
     return total
 
 
-@njit(cache=True)
+@hot
 def sowing_effect(params: np.ndarray, row: np.ndarray, base: int, j: int) -> tuple[bool, int, int]:
     """What sowing pit ``j`` of the side whose pits start at column ``base`` (0: mine, m + 1:
     theirs, as if they were to move) would do now: (ends in its store, seeds its store gains,
@@ -246,7 +250,7 @@ def sowing_effect(params: np.ndarray, row: np.ndarray, base: int, j: int) -> tup
     return False, gain, -1
 
 
-@njit(cache=True)
+@hot
 def encoding_width(params: np.ndarray, code: int, options: np.ndarray) -> int:
     """Columns of the encoding ``code`` with ``options`` (0 for a code that names none)."""
     m = params[P_PITS]
@@ -263,13 +267,11 @@ def encoding_width(params: np.ndarray, code: int, options: np.ndarray) -> int:
     return 0
 
 
-@njit(cache=True)
-def encode(
+@hot
+def _encode(
     params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
 ) -> None:
-    """The encoding ``code`` (``kernelinfo``) of ``row`` into ``out``, the values of the Python
-    encoding (games/kalah/encodings.py) with its ``kernel_options``: kalah14's ``(scale,)``,
-    kalah-counts' ``(levels,)``, none for the others."""
+    """``encode`` of every code (material's only when ``out`` is too short: the error)."""
     m = params[P_PITS]
     n = 2 * m + 2
     total = params[P_TOTAL]
@@ -317,5 +319,18 @@ def encode(
         for i in range(2 * m):
             v = row[i if i < m else i + 1]
             out[levels * i + (v if v < levels - 1 else levels - 1)] = 1.0
-    elif code == E_MATERIAL:
-        out[0] = float(row[m] - row[n - 1])
+
+
+@hot(inline="always")
+def encode(
+    params: np.ndarray, code: int, options: np.ndarray, row: np.ndarray, out: np.ndarray
+) -> None:
+    """The encoding ``code`` (``kernelinfo``) of ``row`` into ``out``, the values of the Python
+    encoding (games/kalah/encodings.py) with its ``kernel_options``: kalah14's ``(scale,)``,
+    kalah-counts' ``(levels,)``, none for the others. Inlined where it is called, material in
+    place (a compiled call passes each array as seven words: more than material costs)."""
+    if code == E_MATERIAL and out.shape[0] >= 1:
+        m = params[P_PITS]
+        out[0] = float(row[m] - row[2 * m + 1])
+    else:
+        _encode(params, code, options, row, out)

@@ -1,12 +1,14 @@
 """Alpha-beta on the compiled path: ``AlphaBeta.search`` hands a search here when the game, the
 encoding and the model all have kernels (``plan``), and gets the same result as the Python path.
 
-The deepening loop stays in Python (it is one call per depth); each iteration is one call of the
-compiled ``root`` (alphabeta_kernel.py, bound to the game's and the model's kernel modules), which
-keeps the table, the counters and the buffers in arrays that live for the whole search. The node
-budget stops a search inside an iteration, as in Python; a time budget is looked at between
-iterations. Moves come back as child indices in generation order, turned into the game's moves by
-``Game.children`` (the root's, then the principal variation's positions').
+The deepening is one call of the compiled ``deepen`` (alphabeta_kernel.py, bound to the game's
+and the model's kernel modules), which comes back here after an iteration only when this loop
+must choose (a random tie-break), look at the clock (a time budget), or end the search; the table,
+the counters and the buffers are arrays that live for the whole search (the table and the
+buffers for the thread). The node budget stops a search inside an iteration, as in Python; a
+time budget is looked at between iterations. Moves come back as child indices in generation
+order, turned into the game's moves by ``Game.children`` (the root's, then the principal
+variation's positions').
 
 ``random_order`` shuffles with CPython's generator ported to numba (pyrandom_kernel.py), so the
 shuffles are the Python path's; ``eval_cache``
@@ -29,7 +31,7 @@ from mindgames.errors import MindgamesError
 from mindgames.game import Encoding, Game, Move, State
 from mindgames.kernels import GameKernels, ModelKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator
-from mindgames.plugins.searchers.common import PROVEN, TIE, make_stats
+from mindgames.plugins.searchers.common import PROVEN, TIE, make_stats, paused_gc
 from mindgames.search import SearchResult
 
 if TYPE_CHECKING:
@@ -40,6 +42,7 @@ def _greedy_options() -> AlphaBeta:
     from mindgames.plugins.searchers.alphabeta import AlphaBeta
 
     return AlphaBeta(depth=1)
+
 
 TEMPLATE = Path(__file__).with_name("alphabeta_kernel.py")
 #: the template's globals, bound to the game's kernels and to the model's ``value``
@@ -93,6 +96,27 @@ def _encoding_plan(gk: GameKernels, encoding: Encoding) -> tuple[np.ndarray, np.
     return np.array(rows, dtype=np.int64).reshape(-1, 5), np.array(options, dtype=np.float64)
 
 
+#: ``_encoding_plan`` of the encodings seen lately, by the ids of (kernels, encoding); both
+#: objects are kept and compared, so an id is never taken for another object's (an encoding is
+#: frozen: its plan cannot change)
+_encoded: dict[
+    tuple[int, int], tuple[GameKernels, Encoding, tuple[np.ndarray, np.ndarray] | None]
+] = {}
+
+
+def _encoding_plan_of(gk: GameKernels, encoding: Encoding) -> tuple[np.ndarray, np.ndarray] | None:
+    """``_encoding_plan``, made once per (kernels, encoding) pair (a search asks every time)."""
+    memo = (id(gk), id(encoding))
+    hit = _encoded.get(memo)
+    if hit is not None and hit[0] is gk and hit[1] is encoding:
+        return hit[2]
+    if len(_encoded) >= 256:
+        _encoded.clear()
+    made = _encoding_plan(gk, encoding)
+    _encoded[memo] = (gk, encoding, made)
+    return made
+
+
 def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | None:
     """The compiled plan of a search, or None when it must take the Python path."""
     gk = kernels_of(game)
@@ -104,14 +128,26 @@ def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | 
         return None
     if evaluator is None or options.null:
         return Plan(gk, np.zeros((0, 5), np.int64), np.zeros(0), 0, None)
-    encoded = _encoding_plan(gk, evaluator.encoding)
+    encoded = _encoding_plan_of(gk, evaluator.encoding)
     mk = model_kernels_of(evaluator.model)
     if encoded is None or mk is None:
         return None
     return Plan(gk, encoded[0], encoded[1], evaluator.encoding.width, mk)
 
 
+#: the bound kernel module of each (game kernel module, model kernel module)
+_modules: dict[tuple[str, str | None], ModuleType] = {}
+
+
 def _kernel_module(p: Plan) -> ModuleType:
+    memo = (p.game.module, None if p.model is None else p.model.module)
+    module = _modules.get(memo)
+    if module is None:
+        module = _modules[memo] = _bind(p)
+    return module
+
+
+def _bind(p: Plan) -> ModuleType:
     from mindgames.compiled.specialise import bind
 
     bindings = {f"g_{name}": (p.game.module, name) for name in GAME_NAMES}
@@ -143,11 +179,14 @@ class _Buffers:
         self.sv = scratch["sv"][: size * room]
         self.skind = scratch["skind"][: size * room]
         self.mt = mt
-        self.killers = np.full((size, 2), -1, dtype=np.int64)
-        self.pvt = np.zeros((size, size), dtype=np.int64)  # small; C-contiguous as compiled
-        self.pvlen = np.zeros(size, dtype=np.int64)
-        self.x = np.zeros(max(p.width, 1), dtype=np.float64)
-        self.c = np.zeros(9, dtype=np.int64)
+        small = _per_search(size, max(p.width, 1))
+        self.killers = small["killers"]
+        self.pvt = small["pvt"]
+        self.pvlen = small["pvlen"]
+        self.fi = small["fi"]
+        self.ff = small["ff"]
+        self.x = small["x"]
+        self.c = small["c"]
         extensions = o.extend_forced or o.extend_captures
         self.opt = np.array(
             [
@@ -175,7 +214,7 @@ class _Buffers:
         """The search's arrays in the order ``alphabeta_kernel.SEARCH`` names them."""
         head = (p.game.params, p.ev, p.eopts, self.x, self.mmeta, self.mparams, self.opt, self.c)
         ply = (self.kids, self.kmoves, self.korder, self.killers, self.pvt, self.pvlen)
-        return (*head, *self.table, *ply, self.sv, self.skind, self.mt)
+        return (*head, *self.table, *ply, self.sv, self.skind, self.mt, self.fi, self.ff)
 
 
 #: slots of the transposition table: more than twice the Python table's limit of entries
@@ -192,10 +231,13 @@ def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """This thread's transposition table, emptied for a new search."""
     tables = getattr(_local, "table", None)
     if tables is None:
+        # one 64-byte row a slot (alphabeta_kernel.T_*): six integer fields, the key, the
+        # value's bits; a probe then reads one cache line, not three
+        rows = np.zeros((TABLE_SLOTS, 8), dtype=np.int64)
         tables = _local.table = (
-            np.zeros(TABLE_SLOTS, dtype=np.int64),
-            np.zeros((TABLE_SLOTS, 7), dtype=np.int64),
-            np.zeros(TABLE_SLOTS, dtype=np.float64),
+            rows[:, 6],
+            rows[:, :6],
+            rows.view(np.float64)[:, 7],
             np.zeros(3, dtype=np.int64),
         )
     tkey, tint, tval, tgen = tables
@@ -203,6 +245,28 @@ def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     tgen[1] = 0
     tgen[2] = FIRST_SLOTS - 1  # the slots in use (alphabeta_kernel.grow doubles them)
     return tkey, tint, tval, tgen
+
+
+def _per_search(size: int, width: int) -> dict[str, np.ndarray]:
+    """This thread's small arrays of a search ``size`` plies deep with an encoding ``width``
+    wide, reused from search to search: the kernels write each before reading it (``root``
+    resets the killers and the lines), except the counters, zeroed here."""
+    made = getattr(_local, "per_search", None)
+    if made is None:
+        made = _local.per_search = {}
+    have = made.get((size, width))
+    if have is None:
+        have = made[(size, width)] = {
+            "killers": np.full((size, 2), -1, dtype=np.int64),
+            "pvt": np.zeros((size, size), dtype=np.int64),  # C-contiguous, as compiled
+            "pvlen": np.zeros(size, dtype=np.int64),
+            "fi": np.zeros((size, 16), dtype=np.int64),  # node's frames (alphabeta_kernel.F_*)
+            "ff": np.zeros((size, 5), dtype=np.float64),
+            "x": np.zeros(width, dtype=np.float64),
+            "c": np.zeros(9, dtype=np.int64),
+        }
+    have["c"][:] = 0
+    return have
 
 
 def _scratch(rows: int, width: int) -> dict[str, np.ndarray]:
@@ -247,67 +311,78 @@ def search(
     last = o.max_depth()
     size = last + o.extension_budget(last) + 4  # the deepest iteration's (the Python pv's size)
     buffers = _Buffers(p, o, size, game.turns_alternate, table, mt)
-    for depth in range(1, last + 1):
-        b = buffers
-        n = len(canon)
-        scored_v = np.zeros(n)
-        scored_i = np.zeros(n, dtype=np.int64)
-        scored_pv = np.zeros((n, b.size + 1), dtype=np.int64)
-        scored_len = np.zeros(n, dtype=np.int64)
-        arrays = b.arrays(p)
-        tie = TIE if o.random_ties else 0.0
-        count = kernel.root(
-            rootrow, perm, depth, o.extension_budget(depth), tie, arrays,
-            scored_v, scored_i, scored_pv, scored_len,
-        )  # fmt: skip
-        if b.c[7]:
-            if b.c[8] != n:
+    b = buffers
+    n = len(canon)
+    scored_v = np.zeros(n)  # written by ``root`` before they are read, each iteration
+    scored_i = np.zeros(n, dtype=np.int64)
+    scored_pv = np.zeros((n, b.size + 1), dtype=np.int64)
+    scored_len = np.zeros(n, dtype=np.int64)
+    arrays = b.arrays(p)
+    tie = TIE if o.random_ties else 0.0
+    budgets = np.array([o.extension_budget(d) for d in range(last + 1)], dtype=np.int64)
+    saved = np.zeros(4, dtype=np.int64)  # alphabeta_kernel.SAVED_*
+    saved_v = np.zeros(1)
+    saved_pv = np.zeros(b.size + 1, dtype=np.int64)
+    # the kernel deepens alone while each iteration's choice is the first best move; a random
+    # tie-break or the clock is looked at here after every iteration
+    stride = o.random_ties or deadline is not None
+    with paused_gc():  # as the Python path: the collector's scans find nothing here
+        depth = 1
+        while depth <= last:
+            depth = kernel.deepen(
+                rootrow, perm, depth, depth if stride else last, budgets, tie, arrays,
+                scored_v, scored_i, scored_pv, scored_len, saved, saved_v, saved_pv,
+            )  # fmt: skip
+            if saved[0]:  # the last iteration completed in the kernel (not ``depth``)
+                reached = int(saved[0])
+                result = (int(saved[2]), float(saved_v[0]), saved_pv[: saved[3]].tolist())
+            count = int(saved[1])
+            if b.c[7]:
+                if b.c[8] != n:
+                    raise MindgamesError(
+                        f"game {game.spec()!r}: its kernels give {b.c[8]} moves where the rules "
+                        f"give {n} in {game.position_text(state)} (check-game compares them)"
+                    )
                 raise MindgamesError(
-                    f"game {game.spec()!r}: its kernels give {b.c[8]} moves where the rules give "
-                    f"{n} in {game.position_text(state)} (check-game compares them)"
+                    f"game {game.spec()!r}: a position has more moves than its kernels' bound "
+                    f"max_children={gk.max_children}"
                 )
-            raise MindgamesError(
-                f"game {game.spec()!r}: a position has more moves than its kernels' bound "
-                f"max_children={gk.max_children}"
-            )
-        scored = [
-            (float(scored_v[k]), int(scored_i[k]), scored_pv[k, : scored_len[k]].tolist())
-            for k in range(count)
-        ]
-        if scored:
-            best = max(v for v, _, _ in scored)
-            partial = next((i, v, pv) for v, i, pv in scored if v == best)
-        if b.c[6]:
-            if result is None:
-                first = int(perm[0])
-                result = partial if partial is not None else (first, 0.0, [first])
-                reached = 0
-            break
-        reached = depth
-        best = max(v for v, _, _ in scored)
-        if o.random_ties:
-            ties = [s for s in scored if s[0] >= best - TIE]
-            v, i, pv = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
-        else:
-            v, i, pv = next(s for s in scored if s[0] == best)
-        result = (i, v, pv)
-        perm = np.array([i, *[j for j in perm.tolist() if j != i]], dtype=np.int64)
-        if b.c[4] == 0 or abs(v) > PROVEN:
-            break
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
-    assert result is not None and buffers is not None
-    index, value, pv_indices = result
-    c = buffers.c
-    pv = _replay(game, canon, pv_indices)
+            values = scored_v[:count].tolist()  # the moves that raised the bar, in order
+            if values:
+                best = max(values)
+                k = values.index(best)
+                partial = (int(scored_i[k]), best, scored_pv[k, : scored_len[k]].tolist())
+            if b.c[6]:
+                if result is None:
+                    first = int(perm[0])
+                    result = partial if partial is not None else (first, 0.0, [first])
+                    reached = 0
+                break
+            reached = depth
+            best = max(values)
+            if o.random_ties:
+                ties = [k for k, v in enumerate(values) if v >= best - TIE]
+                k = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
+            else:
+                k = values.index(best)
+            v, i = values[k], int(scored_i[k])
+            result = (i, v, scored_pv[k, : scored_len[k]].tolist())
+            perm = np.array([i, *[j for j in perm.tolist() if j != i]], dtype=np.int64)
+            if b.c[4] == 0 or abs(v) > PROVEN:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            depth += 1
+        assert result is not None and buffers is not None
+        index, value, pv_indices = result
+        c = buffers.c
+        pv = _replay(game, canon, pv_indices)
     seconds = time.perf_counter() - start
     stats = make_stats(int(c[0]), int(c[1]), reached, seconds, int(c[2]), path="compiled")
     return SearchResult(canon[index][0], value, pv, stats)
 
 
-def _replay(
-    game: Game, canon: list[tuple[Move, State]], indices: list[int]
-) -> tuple[Move, ...]:
+def _replay(game: Game, canon: list[tuple[Move, State]], indices: list[int]) -> tuple[Move, ...]:
     """The moves of a principal variation given as child indices, from the root's children
     (``canon``): one ``children`` call a further move, none for a one-move line."""
     pv: list[Move] = []
@@ -320,6 +395,7 @@ def _replay(
         if len(pv) < len(indices):
             kids = list(game.children(child))
     return tuple(pv)
+
 
 def greedy_values(
     game: Game, state: State, evaluator: Evaluator | None, null: bool, quick_wins: bool

@@ -1,6 +1,9 @@
 """The compiled alpha-beta: the Python searcher's ``node`` (plugins/searchers/alphabeta.py) as
-one numba function over state rows, with the same pruning, table, ordering, extensions and
-counters, so that both paths return the same move, value, nodes and leaves.
+one numba function over state rows (a loop over an explicit stack of frames), with the same
+pruning, table, ordering, extensions and counters, so that both paths return the same move,
+value, nodes and leaves; ``root`` is one iteration of the deepening, ``deepen`` the iterations
+that need no choice from Python. Every function is ``hot`` (no reference counting, no
+allocation but the table's ``grow``: ``mindgames.compiled.hot``).
 
 This file is a template. numba cannot cache a function that takes another compiled function as
 an argument or a closure over one (it recompiles them in every process), so the searcher reads
@@ -13,14 +16,16 @@ The search's state travels as one tuple of arrays, ``SEARCH`` names them in orde
 ``c`` the counters, ``opt`` the options, per-ply blocks of ``kids``/``kmoves``/``korder`` for
 the successors, ``killers`` and the triangular ``pvt``/``pvlen`` for the principal variation
 (as each position's child index in generation order, which Python turns back into moves),
-and the transposition table ``tkey``/``tint``/``tval``/``tgen``: open addressing over arrays
-that live as long as the process (``T_STAMP``), with the Python table's fields.
+``node``'s frames ``fi``/``ff``, and the transposition table ``tkey``/``tint``/``tval``/``tgen``:
+open addressing over arrays that live as long as the process (``T_STAMP``), with the Python
+table's fields.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mindgames.compiled.hot import allocating, hot, stack_empty
 
 # <bind>
 from mindgames.compiled.unbound import capture_pending as g_capture_pending
@@ -53,7 +58,7 @@ PROGRESS = -1
 #: the arrays of a search, in the order of the tuple ``node`` and ``root`` take
 SEARCH = (
     "gp", "ev", "eopts", "x", "mmeta", "mparams", "opt", "c", "tkey", "tint", "tval", "tgen",
-    "kids", "kmoves", "korder", "killers", "pvt", "pvlen", "sv", "skind", "mt",
+    "kids", "kmoves", "korder", "killers", "pvt", "pvlen", "sv", "skind", "mt", "fi", "ff",
 )  # fmt: skip
 #: counters (``c``)
 NODES, LEAVES, MOVES, HITS, CUT, CHECK_AT, STOP, OVERFLOW, ROOT_MOVES = range(9)
@@ -61,20 +66,36 @@ NODES, LEAVES, MOVES, HITS, CUT, CHECK_AT, STOP, OVERFLOW, ROOT_MOVES = range(9)
 XF, XC, EXT, NULL, QUICK, USE_TT, ORDERING, PVS, BUDGET, ALTERNATE, PLAIN, BATCH, SHUFFLE = range(
     13
 )
+#: what ``deepen`` saved of the last iteration it completed (``saved``)
+SAVED_DEPTH, SAVED_COUNT, SAVED_INDEX, SAVED_LEN = range(4)
 #: what a batched tail child needs (``skind``): its static value, a search, an evaluation
 STATIC, SEARCHED, EVALUATED = 0, 1, 2
+#: ``node``'s modes, a frame's phase (its first children, the batched tail, done) and the
+#: call it waits on (a null-window probe, a full window)
+ENTER, NEXT, RETURN = 0, 1, 2
+HEAD, TAIL, FINISH = 0, 1, 2
+PROBE, FULL = 0, 1
+#: a frame's integer fields (``fi``) and float fields (``ff``): ``node``'s variables
+F_AT, F_D, F_EXT, F_N, F_J, F_CUT0, F_KEY, F_HEAD, F_CD, F_CEXT = range(10)
+F_SIDE, F_BEST_MOVE, F_STAGE, F_FLIP, F_I, F_PHASE = range(10, 16)
+F_INTS = 16
+F_ALPHA, F_BETA, F_BEST, F_A, F_NB = range(5)
+F_FLOATS = 5
 
-#: the table's columns (``tint``): generation stamp, depth, extension, flag, move, resolved,
-#: moves; its key and value live in ``tkey`` and ``tval``; ``tgen`` holds the generation, the
+#: the table's columns (``tint``): generation stamp, depth, extension, flag (with ``RESOLVED``
+#: for an entry whose subtree had no cut-off), move, moves; its key and value live in ``tkey``
+#: and ``tval``, which are the same slot's last two words (alphabeta_compiled._table: one
+#: 64-byte row a slot, so a probe reads one cache line); ``tgen`` holds the generation, the
 #: number of entries of it and the mask of the slots in use. A slot whose stamp is not the
 #: current generation is empty, so clearing the table (a new search, or TT_LIMIT entries) is
 #: one increment. The slots in use start few and double when half full (``grow``): a search
 #: of a few thousand positions keeps its table in the processor's cache.
-T_STAMP, T_DEPTH, T_EXT, T_FLAG, T_MOVE, T_RESOLVED, T_MOVES = range(7)
+T_STAMP, T_DEPTH, T_EXT, T_FLAG, T_MOVE, T_MOVES = range(6)
+RESOLVED = 4
 GEN, COUNT, MASK = 0, 1, 2
 
 
-@njit(cache=True)
+@hot
 def probe(tkey, tint, tgen, key):
     """The slot of ``key`` in the table, or of the empty slot where it would go."""
     mask = tgen[MASK]
@@ -85,7 +106,7 @@ def probe(tkey, tint, tgen, key):
     return slot
 
 
-@njit(cache=True)
+@allocating
 def grow(tkey, tint, tval, tgen):
     """Double the slots in use (up to the arrays' size), moving this generation's entries."""
     size = tgen[MASK] + 1
@@ -93,7 +114,7 @@ def grow(tkey, tint, tval, tgen):
         return
     gen = tgen[GEN]
     keys = np.empty(tgen[COUNT], dtype=np.int64)
-    ints = np.empty((tgen[COUNT], 7), dtype=np.int64)
+    ints = np.empty((tgen[COUNT], tint.shape[1]), dtype=np.int64)
     vals = np.empty(tgen[COUNT], dtype=np.float64)
     k = 0
     for slot in range(size):
@@ -111,7 +132,7 @@ def grow(tkey, tint, tval, tgen):
         tval[slot] = vals[j]
 
 
-@njit(cache=True)
+@hot
 def terminal(gp, row, ply, quick):
     """A finished game's value for its side to move, ``ply`` plies below the root."""
     r = g_result(gp, row)
@@ -122,7 +143,7 @@ def terminal(gp, row, ply, quick):
     return r * WIN - ply * STEP if r > 0 else r * WIN + ply * STEP
 
 
-@njit(cache=True)
+@hot(inline="always")  # a call would pass its seven arrays as 49 words
 def evaluate(gp, row, ev, eopts, x, mmeta, mparams):
     """The evaluator's value of ``row``: its encodings side by side, then the model.
 
@@ -140,7 +161,7 @@ def evaluate(gp, row, ev, eopts, x, mmeta, mparams):
     return m_value(mmeta, mparams, x, plies)
 
 
-@njit(cache=True)
+@hot
 def check(c, opt, tgen):
     """The periodic look at the table's size and the node budget; True when out of budget."""
     if tgen[COUNT] >= TT_LIMIT:
@@ -156,11 +177,12 @@ def check(c, opt, tgen):
     return False
 
 
-@njit(cache=True)
+@hot
 def order_moves(kmoves, base, n, hint, k0, k1, korder):
     """Reorder ``korder[base:base+n]`` (child indices): the table's move, then the two killers
     (each if legal here), first, the rest in their order (the Python searcher's ``_order``)."""
-    chosen = np.full(3, NONE, dtype=np.int64)
+    chosen = stack_empty(3, np.int64)
+    chosen[:] = NONE
     first = 0
     wanted = (hint, k0, k1)
     for w in range(3):
@@ -186,229 +208,351 @@ def order_moves(kmoves, base, n, hint, k0, k1, korder):
         korder[base + q] = chosen[q]
 
 
-@njit(cache=True)
+@hot
 def extend_pv(pvt, pvlen, ply, i):
     """The principal variation at ``ply``: child ``i``, then the one below it."""
     below = ply + 1
     k = pvlen[below]
     pvt[ply, 0] = i
-    pvt[ply, 1 : k + 1] = pvt[below, :k]
+    for q in range(k):  # a loop: a slice copy within one array may allocate
+        pvt[ply, q + 1] = pvt[below, q]
     pvlen[ply] = k + 1
 
 
-@njit(cache=True)
-def node(row, d, ext, alpha, beta, ply, s):
-    """The value of ``row`` searched ``d`` plies deep (the Python ``node``, line for line);
-    ``s``: the search's arrays (``SEARCH``)."""
+@hot
+def node(at, d, ext, alpha, beta, ply, s):
+    """The value of the row ``kids[at]`` searched ``d`` plies deep: the Python ``node``, its
+    recursion turned into a loop over an explicit stack of frames (one a ply: ``fi``/``ff``),
+    so the search's arrays are unpacked once, not once a position; ``s``: the search's arrays
+    (``SEARCH``).
+
+    A frame runs in three modes: ``ENTER`` (the node's start, up to its children, or an early
+    value), ``NEXT`` (the next child: scored in place, or entered one ply down), ``RETURN``
+    (a value ``ret`` going up to the frame below, which goes on where its call was: ``stage``).
+    """
     gp, ev, eopts, x, mmeta, mparams, opt, c, tkey, tint, tval, tgen = s[:12]
-    kids, kmoves, korder, killers, pvt, pvlen, sv, skind, mt = s[12:]
-    pvlen[ply] = 0
+    kids, kmoves, korder, killers, pvt, pvlen, sv, skind, mt, fi, ff = s[12:]
     xf, xc, E = opt[XF], opt[XC], opt[EXT]
     quick = opt[QUICK]
-    if d <= 0:
-        if g_is_terminal(gp, row):
-            c[LEAVES] += 1
-            return terminal(gp, row, ply, quick)
-        if xc and ext >= E and g_capture_pending(gp, row):
-            d, ext = E, ext - E
-        elif not (xf and ext >= E and g_move_count(gp, row) == 1):
-            c[LEAVES] += 1
-            c[CUT] += 1
-            if opt[NULL]:
-                return 0.0
-            return evaluate(gp, row, ev, eopts, x, mmeta, mparams)
-    if c[NODES] >= c[CHECK_AT] and check(c, opt, tgen):
-        return 0.0
-    hint = NONE
-    key = 0
-    if opt[USE_TT]:
-        key = g_key(gp, row)
-        slot = probe(tkey, tint, tgen, key)
-        if tint[slot, T_STAMP] == tgen[GEN]:
-            hint = tint[slot, T_MOVE]
-            v = tval[slot]
-            flag, resolved, n = tint[slot, T_FLAG], tint[slot, T_RESOLVED], tint[slot, T_MOVES]
-            if tint[slot, T_DEPTH] == d and tint[slot, T_EXT] == ext:
-                if v > PROVEN:
-                    v -= ply * STEP
-                elif v < -PROVEN:
-                    v += ply * STEP
-                if (
-                    (flag == LOWER and v >= beta)
-                    or (flag == UPPER and v <= alpha)
-                    or (flag == EXACT and (v <= alpha or v >= beta))
-                ):
-                    if g_is_terminal(gp, row):
-                        c[LEAVES] += 1
-                        return terminal(gp, row, ply, quick)
-                    c[NODES] += 1
-                    c[MOVES] += n
-                    if not resolved:
-                        c[CUT] += 1
-                    return v
-    room = kmoves.shape[0] // pvlen.shape[0]
-    base = ply * room
-    n = g_children(gp, row, kids[base : base + room], kmoves[base : base + room])
-    if n < 0:
-        c[OVERFLOW] = 1
-        c[STOP] = 1
-        return 0.0
-    if n == 0:
-        c[LEAVES] += 1
-        return terminal(gp, row, ply, quick)
-    c[NODES] += 1
-    c[MOVES] += n
-    cut0 = c[CUT]
-    for i in range(n):
-        korder[base + i] = i
-    if n > 1 and opt[SHUFFLE]:
-        shuffle(mt, korder, base, n)  # ``random_order``: Python's random.shuffle, same draws
-    if n > 1 and opt[ORDERING]:
-        order_moves(kmoves, base, n, hint, killers[ply, 0], killers[ply, 1], korder)
+    null = opt[NULL]
+    use_tt = opt[USE_TT]
+    ordering = opt[ORDERING]
+    plain = opt[PLAIN]
+    batch = opt[BATCH]
+    shuffled = opt[SHUFFLE]
     alternate = opt[ALTERNATE]
-    side = 0 if alternate else g_to_move(gp, row)
-    cd, cext = d - 1, ext
-    if xf and n == 1 and ext >= E:
-        cd, cext = cd + E, ext - E
-    best = -INF
-    best_move = NONE
-    a = alpha
     pvs = opt[PVS]
-    nply = ply + 1
-    # ``batch``: the first child alone (it often cuts), then the rest as one batch (the tail)
-    head = 1 if opt[BATCH] and cd <= 0 and n > 1 else n
-    if opt[PLAIN] and cd <= 0:
-        # every child is a leaf: scored here, the counters moving as a call of node would
-        for j in range(head):
-            i = korder[base + j]
-            child = kids[base + i]
-            m = kmoves[base + i]
-            c[LEAVES] += 1
-            if g_is_terminal(gp, child):
-                term = True
-                xv = terminal(gp, child, nply, quick)
-            else:
-                term = False
-                c[CUT] += 1
-                xv = 0.0 if opt[NULL] else evaluate(gp, child, ev, eopts, x, mmeta, mparams)
-            v = -xv if alternate or g_to_move(gp, child) != side else xv
-            window = beta - a > NULL_WINDOW and a + NULL_WINDOW <= v < beta
-            if pvs and best_move != NONE and window:
-                c[LEAVES] += 1
-                if not term:
+    room = kmoves.shape[0] // pvlen.shape[0]
+    top = ply
+    # the current frame's variables (saved in ``fi``/``ff`` while a child runs)
+    n = 0
+    j = 0
+    cut0 = 0
+    key = 0
+    head = 0
+    cd = 0
+    cext = 0
+    side = 0
+    best_move = NONE
+    stage = 0
+    flip = False
+    i = 0
+    phase = HEAD
+    best = -INF
+    a = alpha
+    nb = 0.0
+    lo = hi = 0.0
+    base = ply * room
+    ret = 0.0
+    mode = ENTER
+    while True:
+        if mode == ENTER:
+            row = kids[at]
+            base = ply * room
+            pvlen[ply] = 0
+            mode = RETURN
+            if d <= 0:
+                if g_is_terminal(gp, row):
+                    c[LEAVES] += 1
+                    ret = terminal(gp, row, ply, quick)
+                    continue
+                if xc and ext >= E and g_capture_pending(gp, row):
+                    d, ext = E, ext - E
+                elif not (xf and ext >= E and g_move_count(gp, row) == 1):
+                    c[LEAVES] += 1
                     c[CUT] += 1
-            if v > best:
-                best = v
-                best_move = m
-                if v > a:
-                    a = v
-                    pvt[ply, 0] = i
-                    pvlen[ply] = 1
-                    if a >= beta:
-                        break
-    else:
-        for j in range(head):
-            i = korder[base + j]
-            child = kids[base + i]
-            m = kmoves[base + i]
-            flip = alternate or g_to_move(gp, child) != side
-            if pvs and best_move != NONE and beta - a > NULL_WINDOW:
-                nb = a + NULL_WINDOW
-                if flip:
-                    v = -node(child, cd, cext, -nb, -a, nply, s)
-                else:
-                    v = node(child, cd, cext, a, nb, nply, s)
-                if c[STOP]:
-                    return 0.0
-                if nb <= v < beta:
-                    if flip:
-                        v = -node(child, cd, cext, -beta, -a, nply, s)
-                    else:
-                        v = node(child, cd, cext, a, beta, nply, s)
-            elif flip:
-                v = -node(child, cd, cext, -beta, -a, nply, s)
-            else:
-                v = node(child, cd, cext, a, beta, nply, s)
-            if c[STOP]:
-                return 0.0
-            if v > best:
-                best = v
-                best_move = m
-                if v > a:
-                    a = v
-                    extend_pv(pvt, pvlen, ply, i)
-                    if a >= beta:
-                        break
-    if head < n and best < beta:
-        # the tail's static values first, every evaluation counted (the Python tail_values)
-        for j in range(head, n):
-            i = korder[base + j]
-            child = kids[base + i]
-            if g_is_terminal(gp, child):
-                c[LEAVES] += 1
-                skind[base + j] = STATIC
-                sv[base + j] = terminal(gp, child, nply, quick)
-            elif cext >= E and (
-                (xc and g_capture_pending(gp, child)) or (xf and g_move_count(gp, child) == 1)
-            ):
-                skind[base + j] = SEARCHED
-            else:
-                c[LEAVES] += 1
-                c[CUT] += 1
-                skind[base + j] = EVALUATED
-                sv[base + j] = evaluate(gp, child, ev, eopts, x, mmeta, mparams)
-        for j in range(head, n):
-            i = korder[base + j]
-            child = kids[base + i]
-            m = kmoves[base + i]
-            flip = alternate or g_to_move(gp, child) != side
-            if skind[base + j] == SEARCHED:
-                if flip:
-                    v = -node(child, cd, cext, -beta, -a, nply, s)
-                else:
-                    v = node(child, cd, cext, a, beta, nply, s)
-                if c[STOP]:
-                    return 0.0
-            else:
-                pvlen[nply] = 0
-                v = -sv[base + j] if flip else sv[base + j]
-            if v > best:
-                best = v
-                best_move = m
-                if v > a:
-                    a = v
-                    extend_pv(pvt, pvlen, ply, i)
-                    if a >= beta:
-                        break
-    if opt[ORDERING] and best >= beta and n > 1 and killers[ply, 0] != best_move:
-        killers[ply, 1] = killers[ply, 0]
-        killers[ply, 0] = best_move
-    if opt[USE_TT]:
-        flag = UPPER if best <= alpha else (LOWER if best >= beta else EXACT)
-        stored = best
-        if stored > PROVEN:
-            stored += ply * STEP
-        elif stored < -PROVEN:
-            stored -= ply * STEP
-        slot = probe(tkey, tint, tgen, key)
-        if tint[slot, T_STAMP] != tgen[GEN]:
-            if 2 * (tgen[COUNT] + 1) > tgen[MASK] + 1:
-                grow(tkey, tint, tval, tgen)
+                    ret = 0.0 if null else evaluate(gp, row, ev, eopts, x, mmeta, mparams)
+                    continue
+            if c[NODES] >= c[CHECK_AT] and check(c, opt, tgen):
+                ret = 0.0
+                continue
+            hint = NONE
+            key = 0
+            if use_tt:
+                key = g_key(gp, row)
                 slot = probe(tkey, tint, tgen, key)
-            tint[slot, T_STAMP] = tgen[GEN]
-            tkey[slot] = key
-            tgen[COUNT] += 1
-        tint[slot, T_DEPTH] = d
-        tint[slot, T_EXT] = ext
-        tint[slot, T_FLAG] = flag
-        tint[slot, T_MOVE] = best_move
-        tint[slot, T_RESOLVED] = 1 if c[CUT] == cut0 else 0
-        tint[slot, T_MOVES] = n
-        tval[slot] = stored
-    return best
+                if tint[slot, T_STAMP] == tgen[GEN]:
+                    hint = tint[slot, T_MOVE]
+                    v = tval[slot]
+                    flag = tint[slot, T_FLAG] & ~RESOLVED
+                    resolved = tint[slot, T_FLAG] & RESOLVED
+                    if tint[slot, T_DEPTH] == d and tint[slot, T_EXT] == ext:
+                        if v > PROVEN:
+                            v -= ply * STEP
+                        elif v < -PROVEN:
+                            v += ply * STEP
+                        if (
+                            (flag == LOWER and v >= beta)
+                            or (flag == UPPER and v <= alpha)
+                            or (flag == EXACT and (v <= alpha or v >= beta))
+                        ):
+                            if g_is_terminal(gp, row):
+                                c[LEAVES] += 1
+                                ret = terminal(gp, row, ply, quick)
+                                continue
+                            c[NODES] += 1
+                            c[MOVES] += tint[slot, T_MOVES]
+                            if not resolved:
+                                c[CUT] += 1
+                            ret = v
+                            continue
+            n = g_children(gp, row, kids[base : base + room], kmoves[base : base + room])
+            if n < 0:
+                c[OVERFLOW] = 1
+                c[STOP] = 1
+                ret = 0.0
+                continue
+            if n == 0:
+                c[LEAVES] += 1
+                ret = terminal(gp, row, ply, quick)
+                continue
+            c[NODES] += 1
+            c[MOVES] += n
+            cut0 = c[CUT]
+            for q in range(n):
+                korder[base + q] = q
+            if n > 1 and shuffled:
+                shuffle(mt, korder, base, n)  # ``random_order``: Python's shuffle, same draws
+            if n > 1 and ordering:
+                order_moves(kmoves, base, n, hint, killers[ply, 0], killers[ply, 1], korder)
+            side = 0 if alternate else g_to_move(gp, row)
+            cd, cext = d - 1, ext
+            if xf and n == 1 and ext >= E:
+                cd, cext = cd + E, ext - E
+            best = -INF
+            best_move = NONE
+            a = alpha
+            nply = ply + 1
+            # ``batch``: the first child alone (it often cuts), then the rest as one batch
+            head = 1 if batch and cd <= 0 and n > 1 else n
+            j = 0
+            phase = HEAD
+            if plain and cd <= 0:
+                # every child is a leaf: scored here, the counters moving as a node's would
+                for j in range(head):
+                    i = korder[base + j]
+                    child = kids[base + i]
+                    c[LEAVES] += 1
+                    if g_is_terminal(gp, child):
+                        term = True
+                        xv = terminal(gp, child, nply, quick)
+                    else:
+                        term = False
+                        c[CUT] += 1
+                        xv = 0.0 if null else evaluate(gp, child, ev, eopts, x, mmeta, mparams)
+                    v = -xv if alternate or g_to_move(gp, child) != side else xv
+                    window = beta - a > NULL_WINDOW and a + NULL_WINDOW <= v < beta
+                    if pvs and best_move != NONE and window:
+                        c[LEAVES] += 1
+                        if not term:
+                            c[CUT] += 1
+                    if v > best:
+                        best = v
+                        best_move = kmoves[base + i]
+                        if v > a:
+                            a = v
+                            pvt[ply, 0] = i
+                            pvlen[ply] = 1
+                            if a >= beta:
+                                break
+                j = head
+            mode = NEXT
+        if mode == NEXT:
+            nply = ply + 1
+            call = False
+            if phase == HEAD:
+                if j < head and not (plain and cd <= 0):
+                    i = korder[base + j]
+                    j += 1
+                    flip = alternate or g_to_move(gp, kids[base + i]) != side
+                    if pvs and best_move != NONE and beta - a > NULL_WINDOW:
+                        nb = a + NULL_WINDOW
+                        stage = PROBE
+                        lo, hi = a, nb
+                    else:
+                        stage = FULL
+                        lo, hi = a, beta
+                    call = True
+                else:
+                    phase = FINISH
+                    if head < n and best < beta:
+                        # the tail's static values first, every evaluation counted
+                        for q in range(head, n):
+                            qi = korder[base + q]
+                            child = kids[base + qi]
+                            if g_is_terminal(gp, child):
+                                c[LEAVES] += 1
+                                skind[base + q] = STATIC
+                                sv[base + q] = terminal(gp, child, nply, quick)
+                            elif cext >= E and (
+                                (xc and g_capture_pending(gp, child))
+                                or (xf and g_move_count(gp, child) == 1)
+                            ):
+                                skind[base + q] = SEARCHED
+                            else:
+                                c[LEAVES] += 1
+                                c[CUT] += 1
+                                skind[base + q] = EVALUATED
+                                sv[base + q] = evaluate(gp, child, ev, eopts, x, mmeta, mparams)
+                        phase = TAIL
+                        j = head
+            if phase == TAIL and not call:
+                while j < n:
+                    i = korder[base + j]
+                    kind = skind[base + j]
+                    j += 1
+                    flip = alternate or g_to_move(gp, kids[base + i]) != side
+                    if kind == SEARCHED:
+                        stage = FULL
+                        lo, hi = a, beta
+                        call = True
+                        break
+                    pvlen[nply] = 0
+                    v = -sv[base + j - 1] if flip else sv[base + j - 1]
+                    if v > best:
+                        best = v
+                        best_move = kmoves[base + i]
+                        if v > a:
+                            a = v
+                            extend_pv(pvt, pvlen, ply, i)
+                            if a >= beta:
+                                break
+                if not call:
+                    phase = FINISH
+            if call:
+                # one ply down: this frame saved, the child's set up
+                fi[ply, F_AT] = at
+                fi[ply, F_D] = d
+                fi[ply, F_EXT] = ext
+                fi[ply, F_N] = n
+                fi[ply, F_J] = j
+                fi[ply, F_CUT0] = cut0
+                fi[ply, F_KEY] = key
+                fi[ply, F_HEAD] = head
+                fi[ply, F_CD] = cd
+                fi[ply, F_CEXT] = cext
+                fi[ply, F_SIDE] = side
+                fi[ply, F_BEST_MOVE] = best_move
+                fi[ply, F_STAGE] = stage
+                fi[ply, F_FLIP] = flip
+                fi[ply, F_I] = i
+                fi[ply, F_PHASE] = phase
+                ff[ply, F_ALPHA] = alpha
+                ff[ply, F_BETA] = beta
+                ff[ply, F_BEST] = best
+                ff[ply, F_A] = a
+                ff[ply, F_NB] = nb
+                at = base + i
+                d, ext = cd, cext
+                if flip:
+                    alpha, beta = -hi, -lo
+                else:
+                    alpha, beta = lo, hi
+                ply = nply
+                mode = ENTER
+                continue
+            # the node is done (every child seen, or a cut-off)
+            if ordering and best >= beta and n > 1 and killers[ply, 0] != best_move:
+                killers[ply, 1] = killers[ply, 0]
+                killers[ply, 0] = best_move
+            if use_tt:
+                flag = UPPER if best <= alpha else (LOWER if best >= beta else EXACT)
+                stored = best
+                if stored > PROVEN:
+                    stored += ply * STEP
+                elif stored < -PROVEN:
+                    stored -= ply * STEP
+                slot = probe(tkey, tint, tgen, key)
+                if tint[slot, T_STAMP] != tgen[GEN]:
+                    if 2 * (tgen[COUNT] + 1) > tgen[MASK] + 1:
+                        grow(tkey, tint, tval, tgen)
+                        slot = probe(tkey, tint, tgen, key)
+                    tint[slot, T_STAMP] = tgen[GEN]
+                    tkey[slot] = key
+                    tgen[COUNT] += 1
+                tint[slot, T_DEPTH] = d
+                tint[slot, T_EXT] = ext
+                tint[slot, T_FLAG] = flag | (RESOLVED if c[CUT] == cut0 else 0)
+                tint[slot, T_MOVE] = best_move
+                tint[slot, T_MOVES] = n
+                tval[slot] = stored
+            ret = best
+            mode = RETURN
+        # mode == RETURN: ``ret`` goes to the frame below
+        if ply == top:
+            return ret
+        ply -= 1
+        at = fi[ply, F_AT]
+        d = fi[ply, F_D]
+        ext = fi[ply, F_EXT]
+        n = fi[ply, F_N]
+        j = fi[ply, F_J]
+        cut0 = fi[ply, F_CUT0]
+        key = fi[ply, F_KEY]
+        head = fi[ply, F_HEAD]
+        cd = fi[ply, F_CD]
+        cext = fi[ply, F_CEXT]
+        side = fi[ply, F_SIDE]
+        best_move = fi[ply, F_BEST_MOVE]
+        stage = fi[ply, F_STAGE]
+        flip = fi[ply, F_FLIP] != 0
+        i = fi[ply, F_I]
+        phase = fi[ply, F_PHASE]
+        alpha = ff[ply, F_ALPHA]
+        beta = ff[ply, F_BETA]
+        best = ff[ply, F_BEST]
+        a = ff[ply, F_A]
+        nb = ff[ply, F_NB]
+        base = ply * room
+        if c[STOP]:
+            ret = 0.0
+            continue
+        v = -ret if flip else ret
+        if stage == PROBE and nb <= v < beta:
+            # the null window failed high: the same child again with the full window
+            stage = FULL
+            fi[ply, F_STAGE] = FULL
+            at = base + i
+            d, ext = cd, cext
+            if flip:
+                alpha, beta = -beta, -a
+            else:
+                alpha, beta = a, beta
+            ply += 1
+            mode = ENTER
+            continue
+        mode = NEXT
+        if v > best:
+            best = v
+            best_move = kmoves[base + i]
+            if v > a:
+                a = v
+                extend_pv(pvt, pvlen, ply, i)
+                if a >= beta:
+                    phase = FINISH
 
 
-@njit(cache=True)
+@hot
 def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv, scored_len):
     """One iteration of the deepening at ``depth`` over the root's children in ``perm`` order
     (the Python ``_Engine.root``): fills the ``scored`` arrays with each move that raised the
@@ -439,17 +583,15 @@ def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv
         cd, cext = cd + E, cext - E
     best = -INF
     count = 0
-    # typed as node's own ply: a literal would be cast, and a cached recursive function called
-    # with a cast argument crashes when loaded (numba issue 6713)
-    ply1 = np.int64(1)
+    ply1 = np.int64(1)  # typed as node's own ply (one compiled signature)
     for j in range(perm.shape[0]):
         i = perm[j]
         child = kids[i]
         a = best - tie
         if g_to_move(gp, child) != side:
-            v = -node(child, cd, cext, -INF, -a, ply1, s)
+            v = -node(i, cd, cext, -INF, -a, ply1, s)
         else:
-            v = node(child, cd, cext, a, INF, ply1, s)
+            v = node(i, cd, cext, a, INF, ply1, s)
         if c[STOP]:
             return count
         if v > a:
@@ -457,7 +599,8 @@ def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv
             scored_i[count] = i
             k = pvlen[1]
             scored_pv[count, 0] = i
-            scored_pv[count, 1 : k + 1] = pvt[1, :k]
+            for q in range(k):
+                scored_pv[count, q + 1] = pvt[1, q]
             scored_len[count] = k + 1
             count += 1
             if v > best:
@@ -465,7 +608,53 @@ def root(rootrow, perm, depth, budget_ext, tie, s, scored_v, scored_i, scored_pv
     return count
 
 
-@njit(cache=True)
+@hot
+def deepen(
+    rootrow, perm, first, last, budgets, tie, s, scored_v, scored_i, scored_pv, scored_len,
+    saved, saved_v, saved_pv,
+):  # fmt: skip
+    """Iterations ``first`` to ``last`` of the deepening, one ``root`` each, without going back to
+    Python in between when the choice is the deterministic one: after an iteration that is not
+    the last, one that stopped (``c[STOP]``) or one after which the search would end (no cut-off,
+    or a proven value), the first best move is the result (``saved``: its depth, count, child
+    index and principal variation's length; ``saved_v`` its value, ``saved_pv`` the line) and
+    goes to the front of ``perm``, as the Python loop in alphabeta_compiled.py does. Returns the
+    depth it stopped at, whose ``scored`` arrays that loop then reads as before."""
+    c = s[7]
+    saved[SAVED_DEPTH] = 0
+    depth = first
+    while True:
+        count = root(
+            rootrow, perm, depth, budgets[depth], tie, s, scored_v, scored_i, scored_pv, scored_len
+        )
+        saved[SAVED_COUNT] = count
+        if c[STOP] or depth >= last:
+            return depth
+        best = -INF
+        k = 0
+        for q in range(count):
+            if scored_v[q] > best:
+                best = scored_v[q]
+                k = q
+        if c[CUT] == 0 or abs(best) > PROVEN:
+            return depth
+        i = scored_i[k]
+        saved[SAVED_DEPTH] = depth
+        saved[SAVED_INDEX] = i
+        saved_v[0] = best
+        saved[SAVED_LEN] = scored_len[k]
+        for q in range(scored_len[k]):
+            saved_pv[q] = scored_pv[k, q]
+        at = 0
+        while perm[at] != i:
+            at += 1
+        for q in range(at, 0, -1):
+            perm[q] = perm[q - 1]
+        perm[0] = i
+        depth += 1
+
+
+@hot
 def greedy(rootrow, s, values):
     """The one-ply values of the root's children in generation order, for the side to move
     (the ``greedy`` searcher: terminal children exactly, the others by the evaluator or 0 when

@@ -10,7 +10,8 @@ Words are kept in int64 masked to 32 bits (the project's one integer type in ker
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mindgames.compiled.hot import hot
 
 N, M = 624, 397
 MASK = 0xFFFFFFFF
@@ -26,7 +27,7 @@ def seeded(seed: int) -> np.ndarray:
     return state
 
 
-@njit(cache=True)
+@hot
 def init_by_array(mt, key):
     """CPython's ``init_by_array`` (after ``init_genrand(19650218)``)."""
     mt[0] = 19650218
@@ -52,7 +53,7 @@ def init_by_array(mt, key):
     mt[N] = N
 
 
-@njit(cache=True)
+@hot
 def genrand(mt):
     """The next 32-bit word."""
     if mt[N] >= N:
@@ -69,7 +70,7 @@ def genrand(mt):
     return y & MASK
 
 
-@njit(cache=True)
+@hot
 def below(mt, n):
     """``random._randbelow(n)`` for 2 <= n < 2**32: rejection on ``getrandbits(bits of n)``."""
     k = 0
@@ -81,7 +82,7 @@ def below(mt, n):
     return r
 
 
-@njit(cache=True)
+@hot
 def shuffle(mt, seq, start, n):
     """``random.shuffle`` of ``seq[start:start + n]`` in place."""
     for i in range(n - 1, 0, -1):
