@@ -32,8 +32,9 @@ CLIP, TANH, SOFT = 0, 1, 2
 
 
 @hot
-def _linear(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
-    n, output, bias, k = meta[1], meta[2], meta[3], meta[4]
+def linear_pre(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
+    """linear's weighted sum (its bias included) before the output's squash."""
+    n, bias, k = meta[1], meta[3], meta[4]
     a = 0.0
     if k > 0:
         for i in range(n):
@@ -43,11 +44,22 @@ def _linear(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
             a += params[i] * x[i]
     if bias:
         a += params[n]
+    return a
+
+
+@hot
+def squash(output: int, a: float) -> float:
+    """linear's output: tanh, soft (a / (1 + |a|)) or clipped to [-1, 1]."""
     if output == TANH:
         return math.tanh(a)
     if output == SOFT:
         return a / (1.0 + abs(a))
     return -1.0 if a < -1.0 else (1.0 if a > 1.0 else a)
+
+
+@hot
+def _linear(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
+    return squash(meta[2], linear_pre(meta, params, x))
 
 
 @hot

@@ -24,10 +24,9 @@ import numpy as np
 from numba import njit
 
 from mindgames.evaluators.common import LINEAR_CODE, MLP_CODE
+from mindgames.evaluators.kernels import SOFT, TANH, linear_pre, squash
 
 LINEAR, MLP = LINEAR_CODE, MLP_CODE
-#: linear's ``output`` codes (evaluators/kernels.py)
-CLIP, TANH, SOFT = 0, 1, 2
 
 
 def supported(meta: np.ndarray) -> bool:
@@ -42,30 +41,6 @@ def work_size(meta: np.ndarray) -> int:
     inputs, layers = int(meta[1]), int(meta[2])
     hidden = [int(h) for h in meta[6 : 6 + layers]]
     return inputs + sum(hidden) + 2 * max([inputs, *hidden])
-
-
-@njit(cache=True)
-def _linear_pre(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
-    n, bias, k = meta[1], meta[3], meta[4]
-    a = 0.0
-    if k > 0:
-        for i in range(n):
-            a += x[meta[5 + i]] * params[i]
-    else:
-        for i in range(n):
-            a += x[i] * params[i]
-    if bias:
-        a = a + params[n]
-    return a
-
-
-@njit(cache=True)
-def _squash(output: int, a: float) -> float:
-    if output == TANH:
-        return math.tanh(a)
-    if output == SOFT:
-        return a / (1.0 + abs(a))
-    return -1.0 if a < -1.0 else (1.0 if a > 1.0 else a)
 
 
 @njit(cache=True)
@@ -145,9 +120,9 @@ def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, work: np.ndarray)
     """The model's value of ``x`` (``value_grad``'s, the same bits); what ``backward`` needs
     is left in ``work``."""
     if meta[0] == LINEAR:
-        a = _linear_pre(meta, params, x)
+        a = linear_pre(meta, params, x)
         work[0] = a
-        return _squash(meta[2], a)
+        return squash(meta[2], a)
     return math.tanh(_mlp_forward(meta, params, x, work))
 
 
