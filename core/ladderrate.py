@@ -193,6 +193,7 @@ def _step(
         seed=seed,
         openings=ladder.openings,
         max_plies=ladder.max_plies,
+        where="rate",
     )
     me = plan_.agents[0]
     records = []

@@ -33,8 +33,10 @@ def match_plan(
     seed: int,
     openings: str | None = None,
     max_plies: int = 400,
+    where: str = "match",
 ) -> Plan:
-    """A two-agent plan of ``games`` games (rounded up to whole game pairs).
+    """A two-agent plan of ``games`` games (rounded up to whole game pairs); ``where`` names the
+    command in its errors.
 
     The default openings are the game's first opening book when it has one (the ACF ballots for
     checkers), else two random plies; openings are reused, with new seeds, as rounds.
@@ -47,7 +49,7 @@ def match_plan(
         books = opening_books_of(registry.game(game))
         openings = f"book:name={next(iter(books))}" if books else "random:plies=2"
     pairs = (games + 1) // 2
-    opening_config = parse_openings(openings, where="match")
+    opening_config = parse_openings(openings, where=where)
     fewer = opening_config.kind == "random" and opening_config.count is None
     if fewer:  # as many distinct openings as there are, up to one per game pair
         opening_config = attrs.evolve(opening_config, count=min(pairs, MAX_OPENINGS))
@@ -58,7 +60,7 @@ def match_plan(
         max_plies=max_plies,
         openings=attrs.asdict(opening_config),
     )
-    base = plan(config, registry, seed=seed, where="match", fewer_openings=fewer)
+    base = plan(config, registry, seed=seed, where=where, fewer_openings=fewer)
     count = len(base.openings)
     rounds = -(-pairs // count)
     config = attrs.evolve(config, rounds=rounds)
