@@ -147,7 +147,7 @@ def _named(obj: object) -> str:
     if isinstance(obj, Game):
         return f"game {obj.spec()!r}"
     if isinstance(obj, Model):
-        return f"model {obj.kind!r}"
+        return f"model {obj.name!r}"
     return f"{type(obj).__name__} {obj!r}"[:80]
 
 

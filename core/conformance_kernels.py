@@ -28,7 +28,7 @@ from types import ModuleType
 import numpy as np
 
 from mindgames.errors import ConformanceError
-from mindgames.game import Encoding, Game, State
+from mindgames.game import Encoding, Game, HasMargin, State
 from mindgames.kernels import KERNEL_FUNCTIONS, GameKernels
 
 KERNEL_CHECK = "kernels equal the Python rules"
@@ -72,7 +72,8 @@ class KernelChecker:
             module = importlib.import_module(name)
         except Exception as exc:
             raise self._error(f"kernel module {name!r} does not import ({exc})") from None
-        missing = [f for f in KERNEL_FUNCTIONS if not hasattr(module, f)]
+        declared = (*KERNEL_FUNCTIONS, *(("margin",) if self.kernels.margin else ()))
+        missing = [f for f in declared if not hasattr(module, f)]
         if missing:
             raise self._error(f"kernel module {name!r} lacks {', '.join(missing)}")
         return module
@@ -135,6 +136,9 @@ class KernelChecker:
             ("capture_pending", bool(m.capture_pending(params, row)), game.capture_pending(state)),
             ("progress", int(m.progress(params, row)), game.progress(state)),
         )
+        if self.kernels.margin:
+            want_margin = game.margin(state) if isinstance(game, HasMargin) else None
+            checks += (("margin", int(m.margin(params, row)), want_margin),)
         if terminal:
             returns = float(game.returns(state)[side])
             checks += (("result", float(m.result(params, row)), returns),)

@@ -30,7 +30,9 @@ The kernel module named by ``GameKernels.module`` defines these functions; ``par
   is the Python encoding's ``Encoding.kernel_options``: the encoding's factory sets them (e.g.
   raw32's king value) and thereby declares that the kernel computes it with those options; an
   encoding whose ``kernel_options`` is None runs on the Python path only. The core's
-  ``progress`` encoding needs no code (the searchers use the ``progress`` kernel).
+  ``progress`` encoding needs no code (the searchers use the ``progress`` kernel);
+* ``margin(params, row) -> int``: only when ``GameKernels.margin`` declares it, as
+  ``Game.margin`` (``HasMargin``; TD's margin outcome reads it in compiled self-play).
 
 The conformance suite (``check-game``) proves a game's kernels equal to its Python rules:
 conversions both ways, children in order, the predicates, the keys and the encodings, over
@@ -80,6 +82,8 @@ class GameKernels:
     from_row: Callable[[np.ndarray], State]
     #: encodings with kernels: encoding name -> the ``code`` that ``encode`` takes
     encodings: Mapping[str, int] = attrs.field(factory=dict)
+    #: the module also defines ``margin`` (module docstring)
+    margin: bool = False
 
 
 @runtime_checkable

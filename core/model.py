@@ -37,8 +37,8 @@ CAPABILITIES = frozenset({PARAMETRIC, DIFFERENTIABLE, FITTABLE})
 class Model(ABC):
     """A value function over encoded positions, with values in [-1, 1] for the side to move."""
 
-    #: registry name of the model kind ("mlp", "linear", ...)
-    kind: ClassVar[str]
+    #: registry name of the model class ("mlp", "linear", ...): the ``ModelInfo`` name
+    name: ClassVar[str]
     #: capabilities this model offers (a subset of CAPABILITIES); a class attribute, which a
     #: composite model (``staged``: what its members share) sets per instance
     capabilities: frozenset[str] = frozenset()
@@ -68,6 +68,14 @@ class Model(ABC):
 
     def has(self, capability: str) -> bool:
         return capability in self.capabilities
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Accept the old spelling for one release: a model class written with ``kind = "..."``
+        (before ``name`` replaced it) gets that as its ``name``."""
+        super().__init_subclass__(**kwargs)
+        old = cls.__dict__.get("kind")
+        if isinstance(old, str) and "name" not in cls.__dict__:
+            cls.name = old
 
 
 @runtime_checkable
@@ -182,21 +190,21 @@ def param_groups_of(model: Model) -> list[tuple[str, int, int]] | None:
 def as_parametric(model: Model) -> Parametric:
     """``model`` typed as ``Parametric``; CapabilityError when it lacks the methods."""
     if not isinstance(model, Parametric):
-        raise CapabilityError(f"model {model.kind!r} is not parametric (get_params/set_params)")
+        raise CapabilityError(f"model {model.name!r} is not parametric (get_params/set_params)")
     return model
 
 
 def as_fittable(model: Model) -> Fittable:
     """``model`` typed as ``Fittable``; CapabilityError when it lacks ``fit``."""
     if not isinstance(model, Fittable):
-        raise CapabilityError(f"model {model.kind!r} is not fittable (fit)")
+        raise CapabilityError(f"model {model.name!r} is not fittable (fit)")
     return model
 
 
 def as_differentiable(model: Model) -> Differentiable:
     """``model`` typed as ``Differentiable``; CapabilityError when it lacks the methods."""
     if not isinstance(model, Differentiable):
-        raise CapabilityError(f"model {model.kind!r} is not differentiable (value_and_grad)")
+        raise CapabilityError(f"model {model.name!r} is not differentiable (value_and_grad)")
     return model
 
 
@@ -211,9 +219,9 @@ def check_declared(model: Model) -> None:
     """Prove a model's declared capabilities: each declared one has its methods."""
     for cap in model.capabilities:
         if cap not in _PROTOCOLS:
-            raise CapabilityError(f"model {model.kind!r} declares unknown capability {cap!r}")
+            raise CapabilityError(f"model {model.name!r} declares unknown capability {cap!r}")
         if not isinstance(model, _PROTOCOLS[cap]):
-            raise CapabilityError(f"model {model.kind!r} declares {cap!r} but lacks its methods")
+            raise CapabilityError(f"model {model.name!r} declares {cap!r} but lacks its methods")
 
 
 def require(needs: Iterable[str], model: Model, *, who: str) -> None:
@@ -227,7 +235,7 @@ def require(needs: Iterable[str], model: Model, *, who: str) -> None:
     if missing:
         have = ", ".join(sorted(model.capabilities)) or "none"
         raise CapabilityError(
-            f"{who} needs a {' and '.join(missing)} model, but model {model.kind!r} is not "
+            f"{who} needs a {' and '.join(missing)} model, but model {model.name!r} is not "
             f"(it offers: {have})"
         )
     check_declared(model)
@@ -292,4 +300,4 @@ class Evaluator:
         return self.model.value_batch(self.encoding.encode_batch(states))
 
     def __repr__(self) -> str:
-        return f"Evaluator({self.encoding.name!r}, {self.model.kind!r})"
+        return f"Evaluator({self.encoding.name!r}, {self.model.name!r})"

@@ -67,7 +67,7 @@ def save_evaluator(
         "encoding": evaluator.encoding.name,
         "columns": list(evaluator.encoding.columns),
         "model": {
-            "kind": model.kind,
+            "kind": model.name,
             "config": _jsonable(model.config()),
             "shapes": {name: list(a.shape) for name, a in arrays.items()},
         },

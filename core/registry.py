@@ -36,7 +36,7 @@ class Entry(Generic[R]):
 #: the class attribute that names each record's class, which the record's name must equal
 _CLASS_NAME: dict[type, str] = {
     GameInfo: "name",
-    ModelInfo: "kind",
+    ModelInfo: "name",
     LearnerInfo: "name",
     SearcherInfo: "name",
 }

@@ -47,7 +47,7 @@ class LinearConfig:
 class Linear(Model):
     """A squashed weighted sum of (some of) the encoding's columns."""
 
-    kind = "linear"
+    name = "linear"
     capabilities = frozenset({PARAMETRIC, DIFFERENTIABLE, FITTABLE})
 
     def __init__(

@@ -34,7 +34,7 @@ class MaterialConfig:
 class Material(Model):
     """Weighted sum of the material columns, squashed by s / (1 + |s|)."""
 
-    kind = "material"
+    name = "material"
     capabilities = frozenset()
 
     def __init__(self, weights: np.ndarray, scale: float, named: Mapping[str, float]) -> None:

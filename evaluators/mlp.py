@@ -78,7 +78,7 @@ def layout(inputs: int, hidden: Sequence[int], direct: bool) -> list[tuple[str, 
 class MLP(Model):
     """Feed-forward net, one tanh output, values in (-1, 1) for the side to move."""
 
-    kind = "mlp"
+    name = "mlp"
     capabilities = frozenset({PARAMETRIC, DIFFERENTIABLE})
 
     def __init__(

@@ -177,7 +177,7 @@ class _Compiled:
 class Phased(Model):
     """First matching ``IF condition THEN linear combination`` component, squashed."""
 
-    kind = "phased"
+    name = "phased"
     capabilities = frozenset({PARAMETRIC})
 
     def __init__(

@@ -64,7 +64,7 @@ def _registry() -> Any:
 class Staged(Model):
     """Routes each position to the sub-model of its stage."""
 
-    kind = "staged"
+    name = "staged"
     #: the most an ensemble can offer; each instance offers what its members share
     capabilities = CAPABILITIES
     # the ``HasMembers`` capability (Layered Learning's per-stage evaluators read it):
@@ -140,7 +140,7 @@ class Staged(Model):
     # --- capabilities ----------------------------------------------------------------------
     def _need(self, capability: str) -> None:
         if capability not in self.capabilities:
-            kinds = ", ".join(m.kind for m in self.members)
+            kinds = ", ".join(m.name for m in self.members)
             raise CapabilityError(
                 f"model 'staged' is not {capability}: not all of its sub-models ({kinds}) are"
             )
@@ -220,7 +220,7 @@ class Staged(Model):
             "bounds": list(self.bounds),
             "by": list(self.by),
             "measure": self.measure,
-            "members": [{"kind": m.kind, "config": m.config()} for m in self.members],
+            "members": [{"kind": m.name, "config": m.config()} for m in self.members],
         }
 
     def arrays(self) -> dict[str, np.ndarray]:

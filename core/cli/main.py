@@ -76,30 +76,44 @@ def cli(ctx: click.Context, verbose: bool) -> None:
 
 
 def _register_core_commands() -> None:
-    from mindgames.cli import games, info
-
-    for module in (info, games):
-        for command in module.COMMANDS:
-            cli.add_command(command)
-    optionals = (
-        "analyse",
-        "data",
-        "ladder",
-        "measure",
-        "newgame",
-        "play",
-        "replicates",
-        "show",
-        "tournament",
-        "train",
-        "zoo",
+    """Add every core command. A broken import fails loudly here: no command disappears silently
+    (optional extras such as matplotlib are imported by the commands that need them, when run)."""
+    from mindgames.cli import (
+        analyse,
+        data,
+        games,
+        info,
+        ladder,
+        measure,
+        newgame,
+        play,
+        plot,
+        replicates,
+        serve,
+        show,
+        tournament,
+        train,
+        zoo,
     )
-    for optional in (*optionals, "plot", "serve"):
-        try:
-            module = __import__(f"mindgames.cli.{optional}", fromlist=["COMMANDS"])
-        except ModuleNotFoundError:
-            continue
-        for command in getattr(module, "COMMANDS", ()):
+
+    for module in (
+        info,
+        games,
+        analyse,
+        data,
+        ladder,
+        measure,
+        newgame,
+        play,
+        plot,
+        replicates,
+        serve,
+        show,
+        tournament,
+        train,
+        zoo,
+    ):
+        for command in module.COMMANDS:
             cli.add_command(command)
 
 

@@ -66,6 +66,7 @@ def _encoding(
 ) -> Encoding:
     """An encoding from its batch function; ``kernel_options``: what the draughts kernels'
     ``encode`` reads of its options (every draughts encoding has a kernel)."""
+
     def encode(state: DraughtsState) -> np.ndarray:
         return batch([state])[0]
 

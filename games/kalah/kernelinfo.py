@@ -153,4 +153,5 @@ def _game_kernels(game: Kalah) -> GameKernels:
         to_row=lambda state: to_row(t, state),
         from_row=lambda row: from_row(t, row),
         encodings=EncodingCodes(),
+        margin=True,
     )

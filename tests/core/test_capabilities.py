@@ -113,7 +113,7 @@ def test_a_staged_model_has_the_members_layered_learning_reads():
              "bounds": [10.0], "measure": "sum", "members": [{"model": "linear"}] * 2}  # fmt: skip
     model = build_evaluator(registry, game, table, seed=1).model
     staged = require(model, HasMembers, what="test")
-    assert [m.kind for m in staged.members] == ["linear", "linear"] and staged.by == ["plies"]
+    assert [m.name for m in staged.members] == ["linear", "linear"] and staged.by == ["plies"]
 
 
 def test_describe_lists_a_games_and_a_models_capabilities_from_the_protocols():

@@ -68,11 +68,7 @@ def anchors(path: Path) -> set[str]:
 
 
 def links(path: Path) -> list[str]:
-    return [
-        match.group(1).strip("<>")
-        for line in prose(path)
-        for match in LINK.finditer(line)
-    ]
+    return [match.group(1).strip("<>") for line in prose(path) for match in LINK.finditer(line)]
 
 
 def test_slugs_are_githubs():

@@ -128,7 +128,7 @@ class FixedConfig:
 class Fixed(Model):
     """A non-differentiable model: the sum of the inputs, squashed."""
 
-    kind = "fixed"
+    name = "fixed"
     capabilities = frozenset()
 
     def value(self, x: np.ndarray) -> float:

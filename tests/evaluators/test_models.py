@@ -114,7 +114,7 @@ def test_save_and_load_round_trip_exactly(case, tmp_path, positions):
     assert loaded.model.capabilities == evaluator.model.capabilities
     result = CliRunner().invoke(cli, ["describe-model", str(path)])
     assert result.exit_code == 0, result.output
-    assert f"model:      {evaluator.model.kind}" in result.output
+    assert f"model:      {evaluator.model.name}" in result.output
     if case == "mlp-subsquares":  # a mask's 91 column groups are counted, not listed
         assert '"groups": "<91 items>"' in result.output
 
@@ -292,14 +292,14 @@ def test_agent_specs_with_material_and_a_model_file(tmp_path):
     registry = registry_with(("onestep", OneStepPlugin()))
     game = registry.game("kalah")
     agent = build_agent(registry, game, "onestep:eval=material")
-    assert agent.evaluator.model.kind == "material"
+    assert agent.evaluator.model.name == "material"
     assert agent.evaluator.encoding.name == "material"
     state = game.initial_state()
     assert agent.choose(game, state, np.random.default_rng(0)).move in game.legal_moves(state)
     _, evaluator = build("mlp-kalah14")
     save_evaluator(tmp_path / "m.npz", game, evaluator)
     agent = build_agent(registry, game, f"onestep:eval=@{tmp_path / 'm.npz'}")
-    assert agent.evaluator.model.kind == "mlp"
+    assert agent.evaluator.model.name == "mlp"
     assert agent.evaluator.evaluate(state) == evaluator.evaluate(state)
     agent = build_agent(registry, game, 'onestep:eval={model="mlp",encoding="kalah14",hidden=[4]}')
     assert agent.evaluator.model.hidden == [4]

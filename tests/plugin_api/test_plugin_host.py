@@ -133,3 +133,10 @@ def test_require_proves_the_declared_capabilities():
     with pytest.raises(CapabilityError, match="declares 'differentiable' but lacks its methods"):
         require({PARAMETRIC}, model, who="learner 'x'")
     require({DIFFERENTIABLE}, TinyLinear([0.0]), who="learner 'td'")
+
+
+def test_a_model_written_with_the_old_kind_spelling_is_named_by_it():
+    class Old(TinyLinear):
+        kind = "old"
+
+    assert Old.name == "old" and TinyLinear.name == "tiny"

@@ -132,7 +132,7 @@ def test_a_game_starts_from_its_opening():
     game = registry.game("kalah:pits=3,seeds=2")
     evaluator = build_evaluator(registry, game, {"model": "mlp", "encoding": "kalah14"}, seed=1)
     model = evaluator.model
-    side = Player("alphabeta:depth=2", model.kind, model.config(), "kalah14", model.arrays())
+    side = Player("alphabeta:depth=2", model.name, model.config(), "kalah14", model.arrays())
 
     def play(opening):
         record = play_task(game_between(0, game.spec(), side, side, 1, 50, opening).as_dict())

@@ -17,7 +17,7 @@ class TinyConfig:
 
 
 class TinyLinear(Model):
-    kind = "tiny"
+    name = "tiny"
     capabilities = frozenset({PARAMETRIC, DIFFERENTIABLE})
 
     def __init__(self, weights: np.ndarray, scale: float = 1.0) -> None:

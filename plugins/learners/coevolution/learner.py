@@ -230,7 +230,7 @@ class CoevolutionLearner(Learner):
         as_parametric(model).set_params(population.weights[i])
         arrays = {name: np.array(a, copy=True) for name, a in model.arrays().items()}
         spec = self.encoding_spec(evaluator, population.kings[i])
-        return Player(self.search, model.kind, model.config(), spec, arrays)
+        return Player(self.search, model.name, model.config(), spec, arrays)
 
     def individual(
         self, game: Game, evaluator: Evaluator, population: Population, i: int

@@ -22,7 +22,7 @@ def side(evaluator: Evaluator, genes: np.ndarray, search: str) -> Player:
     model = evaluator.model
     as_parametric(model).set_params(genes)
     arrays = {name: np.array(a, copy=True) for name, a in model.arrays().items()}
-    return Player(search, model.kind, model.config(), evaluator.encoding.name, arrays)
+    return Player(search, model.name, model.config(), evaluator.encoding.name, arrays)
 
 
 def comparison_tasks(

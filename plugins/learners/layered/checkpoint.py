@@ -18,7 +18,7 @@ CHECKPOINT = checkpoint.CHECKPOINT
 
 
 @attrs.define
-class Progress:
+class RunState:
     """Where a run stands. ``done``: stages finished; ``generation``: generations of the next
     stage already run; ``population``: ranked best first (empty before the first stage);
     ``snapshot``: the model file of the last finished stage (relative to the run directory)."""
@@ -44,19 +44,17 @@ class Progress:
         }
 
 
-def save_checkpoint(path: Path, options: Learner, progress: Progress, params: np.ndarray) -> None:
+def save_checkpoint(path: Path, options: Learner, state: RunState, params: np.ndarray) -> None:
     """Write the checkpoint of a run of the learner ``options``."""
-    arrays = {"population": progress.population, "params": params}
-    checkpoint.save(
-        path, options, counters=progress.counters(), history=progress.history, arrays=arrays
-    )
+    arrays = {"population": state.population, "params": params}
+    checkpoint.save(path, options, counters=state.counters(), history=state.history, arrays=arrays)
 
 
-def load_checkpoint(path: Path, options: Learner) -> tuple[Progress, np.ndarray]:
-    """The run's progress and the evaluator's parameters from a checkpoint."""
+def load_checkpoint(path: Path, options: Learner) -> tuple[RunState, np.ndarray]:
+    """The run's state and the evaluator's parameters from a checkpoint."""
     saved = checkpoint.load(path, options)
     counters = saved.counters
-    progress = Progress(
+    state = RunState(
         int(counters["root"]),
         int(counters["done"]),
         int(counters["generation"]),
@@ -66,4 +64,4 @@ def load_checkpoint(path: Path, options: Learner) -> tuple[Progress, np.ndarray]
         saved.arrays["population"].astype(float),
         saved.history,
     )
-    return progress, saved.arrays["params"].astype(float)
+    return state, saved.arrays["params"].astype(float)

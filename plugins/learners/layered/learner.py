@@ -47,10 +47,10 @@ from mindgames.plugins.learners.fitters import FitOptions, Patterns
 from mindgames.plugins.learners.layered import population as pop
 from mindgames.plugins.learners.layered.checkpoint import (
     CHECKPOINT,
+    RunState,
     load_checkpoint,
     save_checkpoint,
 )
-from mindgames.plugins.learners.layered.checkpoint import Progress as RunState
 from mindgames.plugins.learners.layered.data import SOLVE, StageData, encode, seed_of, split
 from mindgames.plugins.learners.stages import Stage
 from mindgames.registry import get_registry

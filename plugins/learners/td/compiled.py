@@ -17,7 +17,6 @@ test_td_compiled.py).
 
 from __future__ import annotations
 
-import importlib
 import math
 from pathlib import Path
 from types import ModuleType
@@ -86,7 +85,7 @@ def plan(
     searched = search_plan(AlphaBeta(depth=1), game, evaluator)
     if searched is None or not kernels_grad.supported(mk.meta):
         return None
-    if opts.outcome == "margin" and not hasattr(importlib.import_module(gk.module), "margin"):
+    if opts.outcome == "margin" and not gk.margin:
         return None
     depth = inside_depth(searcher)
     return Plan(
@@ -126,8 +125,7 @@ def _kernel_module(gk: GameKernels) -> ModuleType:
     from mindgames.compiled.specialise import bind
 
     bindings = {f"g_{name}": (gk.module, name) for name in GAME_NAMES}
-    has_margin = hasattr(importlib.import_module(gk.module), "margin")
-    bindings["g_margin"] = (gk.module if has_margin else MARGIN_STANDIN, "margin")
+    bindings["g_margin"] = (gk.module if gk.margin else MARGIN_STANDIN, "margin")
     bindings["m_value"] = (GRAD_MODULE, "value")
     bindings["m_backward"] = (GRAD_MODULE, "backward")
     bindings["m_value_grad"] = (GRAD_MODULE, "value_grad")

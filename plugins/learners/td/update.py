@@ -99,14 +99,14 @@ def alpha_vector(model: Model, inputs: int, alpha: float | list[float] | None) -
     if groups is None:
         groups = [("all", n, inputs)]
     if sum(int(g[1]) for g in groups) != n:
-        raise MindgamesError(f"model {model.kind!r}: param_groups() do not cover its parameters")
+        raise MindgamesError(f"model {model.name!r}: param_groups() do not cover its parameters")
     if isinstance(alpha, list):
         if len(alpha) == 1:
             alpha = alpha[0]
         elif len(alpha) != len(groups):
             names = ", ".join(str(g[0]) for g in groups)
             raise ConfigError(
-                f"alpha has {len(alpha)} values but model {model.kind!r} has {len(groups)} "
+                f"alpha has {len(alpha)} values but model {model.name!r} has {len(groups)} "
                 f"parameter groups ({names})"
             )
     parts = []
