@@ -118,12 +118,16 @@ def _ctpop(typingctx: Any, x: Any) -> Any:
     return sig, codegen
 
 
+#: the intrinsic as compiled code calls it (numba passes the typing context itself)
+_ctpop_of_int: Any = _ctpop
+
+
 @overload(popcount)
 def _popcount_compiled(x: Any) -> Any:
     """``popcount`` inside compiled code."""
 
     def impl(x: Any) -> Any:
-        return _ctpop(x)  # type: ignore[call-arg]  # numba passes the typing context itself
+        return _ctpop_of_int(x)
 
     return impl
 

@@ -61,5 +61,5 @@ class KalahSolver(Searcher):
         """The alpha-beta searcher of the moves that do not solve within the budget."""
         from mindgames.registry import get_registry
 
-        info = get_registry().searcher_info(FALLBACK)
-        return info.cls(depth=self.depth, random_ties=self.random_ties)  # type: ignore[call-arg]
+        options = {"depth": self.depth, "random_ties": self.random_ties}
+        return get_registry().searcher(FALLBACK, options, where="kalah-solver's fallback")

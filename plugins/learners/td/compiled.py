@@ -30,6 +30,7 @@ from mindgames.kernels import GameKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator, as_parametric
 from mindgames.plugins.learners.td.starts import Start, pick_start
 from mindgames.plugins.learners.td.update import TDUpdate, decay
+from mindgames.plugins.searchers.common import SearchOptions
 from mindgames.search import Searcher
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ def plan(
         kernels_grad.work_size(mk.meta),
         None if depth else searcher,
         depth,
-        bool(getattr(searcher, "quick_wins", True)),
+        searcher.quick_wins if isinstance(searcher, SearchOptions) else True,
     )
 
 
@@ -113,11 +114,11 @@ def inside_depth(searcher: Searcher | None) -> int:
         return 0
     plain = AlphaBeta(depth=searcher.depth, quick_wins=searcher.quick_wins)
     ignored = {"tt", "ordering", "batch", "eval_cache", "pvs", "max_extension", "extension"}
-    same = all(
-        getattr(searcher, f.name) == getattr(plain, f.name)
-        for f in attrs.fields(AlphaBeta)
-        if f.name not in ignored
-    )
+
+    def options(s: AlphaBeta) -> dict[str, object]:
+        return {k: v for k, v in attrs.asdict(s, recurse=False).items() if k not in ignored}
+
+    same = options(searcher) == options(plain)
     return searcher.depth if same else 0
 
 
