@@ -70,7 +70,7 @@ def match_plan(
 
 def sprt_counts(records: Sequence[Record], agent: str) -> list[int]:
     """Pentanomial counts of ``agent`` over the complete game pairs in ``records``."""
-    from mindgames.ratings import pentanomial
+    from mindgames.sprt import pentanomial
 
     by_pair: dict[int, list[Record]] = {}
     for r in records:
@@ -93,7 +93,7 @@ def run_match(
     registry: Registry | None = None,
     on_record: Callable[[Record], None] | None = None,
 ) -> Outcome:
-    """Play a match plan, stopping early when ``sprt`` (a ratings.Sprt) reaches a verdict.
+    """Play a match plan, stopping early when ``sprt`` (a sprt.Sprt) reaches a verdict.
 
     ``out`` (a JSON Lines file) follows the tournament's rules: a file holding results is
     refused unless ``resume`` is set, and resuming checks that its games are this match's.

@@ -1,4 +1,4 @@
-"""Ratings from game results: Bradley-Terry Elo with intervals, LOS, pentanomial counts, SPRT.
+"""Ratings from game results: Bradley-Terry Elo with intervals, and LOS.
 
 Pure functions on plain numbers, so they are checked against hand-computed values.
 
@@ -16,8 +16,8 @@ Pure functions on plain numbers, so they are checked against hand-computed value
   adds one virtual draw to every pair that met and says so (``regularised``); its interval is
   not scaled (the virtual draws would make a one-sided record's dispersion small).
 * **LOS** (likelihood of superiority) is ``Phi((w - l) / sqrt(w + l))`` from wins and losses.
-* **SPRT** is the generalised SPRT on the logistic Elo scale (Van den Bergh's normal
-  approximation used by fishtest and fastchess), on trinomial or pentanomial counts.
+
+The sequential test of a match (pentanomial counts, SPRT) is ``core/sprt.py``.
 """
 
 from __future__ import annotations
@@ -188,151 +188,3 @@ def _covariance(info: np.ndarray, keep: np.ndarray, mean_anchor: bool) -> np.nda
     if len(keep):
         cov[np.ix_(keep, keep)] = np.linalg.pinv(info[np.ix_(keep, keep)])
     return cov
-
-
-# --- paired games ------------------------------------------------------------------------------
-def pentanomial(pair_scores: Sequence[float]) -> list[int]:
-    """Counts of game-pair scores 0, 1/2, 1, 3/2, 2 (a win 1, a draw 1/2) for one side."""
-    counts = [0, 0, 0, 0, 0]
-    for s in pair_scores:
-        k = round(2 * s)
-        if not 0 <= k <= 4 or abs(2 * s - k) > 1e-9:
-            raise ValueError(f"a game pair scores 0..2 in halves, got {s}")
-        counts[k] += 1
-    return counts
-
-
-# --- SPRT --------------------------------------------------------------------------------------
-@attrs.frozen
-class Sprt:
-    """A sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1."""
-
-    elo0: float = 0.0
-    elo1: float = 5.0
-    alpha: float = 0.05
-    beta: float = 0.05
-
-    def __attrs_post_init__(self) -> None:
-        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
-            raise ConfigError(f"sprt: alpha and beta must lie in (0, 1), got {self}")
-        if self.elo0 >= self.elo1:
-            raise ConfigError(f"sprt: elo0 must be below elo1, got {self.elo0} and {self.elo1}")
-
-    @property
-    def lower(self) -> float:
-        """Accept H0 at or below this log-likelihood ratio."""
-        return math.log(self.beta / (1.0 - self.alpha))
-
-    @property
-    def upper(self) -> float:
-        """Accept H1 at or above this log-likelihood ratio."""
-        return math.log((1.0 - self.beta) / self.alpha)
-
-    def llr(self, counts: Sequence[float]) -> float:
-        """Log-likelihood ratio of trinomial (L, D, W) or pentanomial (0..2 pair) counts."""
-        return sprt_llr(counts, self.elo0, self.elo1)
-
-    def verdict(self, counts: Sequence[float]) -> str:
-        """``H1`` (elo1 holds), ``H0`` (elo0 holds) or ``continue``."""
-        value = self.llr(counts)
-        if value >= self.upper:
-            return "H1"
-        if value <= self.lower:
-            return "H0"
-        return "continue"
-
-    def as_dict(self, counts: Sequence[float]) -> dict[str, float | str]:
-        return {
-            "elo0": self.elo0,
-            "elo1": self.elo1,
-            "alpha": self.alpha,
-            "beta": self.beta,
-            "llr": self.llr(counts),
-            "lower": self.lower,
-            "upper": self.upper,
-            "verdict": self.verdict(counts),
-        }
-
-
-def sprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
-    """GSPRT log-likelihood ratio, normal approximation, from outcome counts.
-
-    ``counts`` has 3 entries (losses, draws, wins: scores 0, 1/2, 1) or 5 (game pairs scoring
-    0, 1/2, 1, 3/2, 2, normalised to 0..1). Each outcome gets half a virtual observation, so a
-    one-sided stream has a finite variance and the test stops after a sensible number of games.
-    """
-    k = len(counts)
-    if k not in (3, 5):
-        raise ValueError(f"SPRT counts are trinomial or pentanomial, got {k} entries")
-    if sum(counts) <= 0:
-        return 0.0
-    c = np.asarray(counts, dtype=float) + 0.5
-    x = np.linspace(0.0, 1.0, k)
-    n = c.sum()
-    mean = float((c * x).sum() / n)
-    var = float((c * (x - mean) ** 2).sum() / n)
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    # the observations are games (trinomial) or game pairs (pentanomial); only real ones count
-    return float(sum(counts)) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
-
-
-def t_quantile(p: float, df: int) -> float:
-    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (``t_quantile(0.975, 3)``
-    is 3.182): the multiplier of an interval over a few runs, without a statistics library."""
-    if df < 1:
-        raise ValueError(f"degrees of freedom must be at least 1, got {df}")
-    if not 0.0 < p < 1.0:
-        raise ValueError(f"p must be between 0 and 1, got {p}")
-    if p < 0.5:
-        return -t_quantile(1.0 - p, df)
-    low, high = 0.0, 1.0
-    while _t_cdf(high, df) < p:
-        low, high = high, 2.0 * high
-    for _ in range(200):  # bisection: the CDF is monotone, and 200 halvings reach float precision
-        mid = 0.5 * (low + high)
-        if _t_cdf(mid, df) < p:
-            low = mid
-        else:
-            high = mid
-        if high - low <= 1e-12 * high:
-            break
-    return 0.5 * (low + high)
-
-
-def _t_cdf(t: float, df: int) -> float:
-    """P(T <= t) for t >= 0: 1 - I_x(df/2, 1/2) / 2 with x = df / (df + t^2).
-
-    Near t = 0, x is within rounding of 1, so there the symmetric form 1 - I_y(1/2, df/2) with
-    y = t^2 / (df + t^2) is used, y computed directly rather than as 1 - x."""
-    a, b = df / 2.0, 0.5
-    x, y = df / (df + t * t), t * t / (df + t * t)
-    if x > (a + 1.0) / (a + b + 2.0):  # the fraction converges fast only below this point
-        return 0.5 + 0.5 * _beta_fraction(y, b, a)
-    return 1.0 - 0.5 * _beta_fraction(x, a, b)
-
-
-def _beta_fraction(x: float, a: float, b: float) -> float:
-    """The regularised incomplete beta function I_x(a, b) by its continued fraction (Lentz),
-    for x at most (a + 1) / (a + b + 2), where the fraction converges quickly."""
-    if x <= 0.0:
-        return 0.0
-    front = math.exp(
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    )
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    value = d
-    for m in range(1, 500):
-        for numerator in (
-            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
-        ):
-            d = 1.0 + numerator * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + numerator / c
-            c = c if abs(c) > tiny else tiny
-            value *= c * d
-        if abs(c * d - 1.0) < 1e-15:
-            break
-    return front * value / a

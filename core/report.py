@@ -11,8 +11,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from mindgames.ratings import fit_elo, los, pentanomial
+from mindgames.ratings import fit_elo, los
 from mindgames.recordtypes import Pairing, Report, Standing, Tally
+from mindgames.sprt import pentanomial
 
 
 def _points(record: Mapping[str, Any], agent: str) -> float:

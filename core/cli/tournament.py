@@ -13,9 +13,9 @@ from mindgames.errors import ConfigError
 from mindgames.limits import max_workers
 from mindgames.matches import match_plan
 from mindgames.matches import run_match as play_match
-from mindgames.ratings import Sprt
 from mindgames.registry import get_registry
 from mindgames.report import standings_text
+from mindgames.sprt import Sprt
 from mindgames.tournament import REPORT_JSON, REPORT_MD, load_config, plan
 from mindgames.tournament import run_tournament as play_tournament
 

@@ -9,8 +9,8 @@ from mindgames.cli.main import cli
 from mindgames.errors import ConfigError
 from mindgames.match import comparable
 from mindgames.matches import match_plan, run_match
-from mindgames.ratings import Sprt
 from mindgames.registry import get_registry
+from mindgames.sprt import Sprt
 
 STRONG = "alphabeta:depth=2,eval=material"
 

@@ -8,16 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mindgames.errors import ConfigError
-from mindgames.ratings import (
-    Sprt,
-    elo_from_score,
-    fit_elo,
-    los,
-    pentanomial,
-    score_from_elo,
-    sprt_llr,
-    t_quantile,
-)
+from mindgames.ratings import elo_from_score, fit_elo, los, score_from_elo
+from mindgames.sprt import Sprt, pentanomial, sprt_llr
+from mindgames.tdist import t_quantile
 
 K = 400 / math.log(10)  # Elo points per natural-log unit
 

@@ -20,8 +20,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[3]))
 
 from mindgames.matches import match_plan, run_match  # noqa: E402
-from mindgames.ratings import Sprt  # noqa: E402
 from mindgames.registry import get_registry  # noqa: E402
+from mindgames.sprt import Sprt  # noqa: E402
 from mindgames.tournament import TournamentConfig, plan, run_tournament  # noqa: E402
 from mindgames.training import run  # noqa: E402
 
