@@ -27,8 +27,13 @@ BASELINES = frozenset({"random", "greedy", "material-ab2", "material-ab4"})
 #: the demo's commands in order, each the words after ``mindgames``
 STEPS = [
     *(
-        ["train", f"examples/demo/{learner}-{model}.toml", "--out", f"{OUT}/{learner}-{model}",
-         "--quiet"]
+        [
+            "train",
+            f"examples/demo/{learner}-{model}.toml",
+            "--out",
+            f"{OUT}/{learner}-{model}",
+            "--quiet",
+        ]
         for learner in ("td", "coevolution")
         for model in ("linear", "mlp")
     ),
