@@ -148,6 +148,9 @@ def run(
         history = HistoryFile(directory / HISTORY_FILE, resume, progress)
         if on_plan is not None:
             on_plan(planned_of(learner))
+        from mindgames.ladderbuild import commit
+
+        source = commit()  # the code that trains: a later edit of the tree is not its
         begin, cpu_begin = time.perf_counter(), cpu_seconds()
         try:
             result = learner.train(
@@ -173,10 +176,9 @@ def run(
         # The learner's history is authoritative: after a resume it holds each row once.
         history.rewrite(result.history)
         model_path = directory / MODEL_FILE
-        from mindgames.ladderbuild import commit
         from mindgames.modelfile import save_evaluator
 
-        provenance = {"learner": name, "config": raw, "seed": seed, "commit": commit()}
+        provenance = {"learner": name, "config": raw, "seed": seed, "commit": source}
         provenance |= {"cpu_seconds": round(cpu, 2), "history_rows": len(result.history)}
         if resume:
             provenance["resumed"] = True  # cpu_seconds counts the last part only
