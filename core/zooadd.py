@@ -75,6 +75,7 @@ def add(
         "ladder_commit": ladder.provenance.get("commit"),
         "ladder_games": ladder.provenance.get("games"),
     }
+    Path(into).mkdir(parents=True, exist_ok=True)
     out = Path(into) / f"{name}{SUFFIX}"
     arrays_out = {MODEL_PREFIX + key: value for key, value in arrays.items()}
     write_npz(out, {**meta, "provenance": provenance}, arrays_out, ModelFileError)
