@@ -21,7 +21,8 @@ def zoo() -> None:
 @zoo.command(name="list")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object a model.")
 def list_models(as_json: bool) -> None:
-    """List the zoo's models: game, encoding, model kind, learner and ladder rating."""
+    """List the zoo's models: game, encoding, model kind, learner and ladder rating (the agent
+    rated, with its 95% interval)."""
     rows = [describe(name, path) for name, path in models().items()]
     if as_json:
         for row in rows:
@@ -33,6 +34,9 @@ def list_models(as_json: bool) -> None:
     for row in rows:
         rating = row["ladder_rating"]
         rated = f"Elo {rating:+.0f}" if isinstance(rating, (int, float)) else "not rated"
+        how = row["provenance"].get("ladder")
+        if isinstance(how, dict) and isinstance(rating, (int, float)):
+            rated += f" [{how['elo_low']:+.0f}, {how['elo_high']:+.0f}] as {how['agent']}"
         click.echo(
             f"{row['name']}  {row['game']}  {row['model']} on {row['encoding']}  "
             f"learner {row['learner'] or '?'}  {rated}"

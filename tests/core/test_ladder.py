@@ -288,3 +288,15 @@ def test_the_shipped_kalah_ladder_is_topped_by_the_solver_agent():
     ladder = shipped_ladder(get_registry(), "kalah:pits=6,seeds=4")
     assert ladder.rungs[-1].agent.startswith("kalah-solver:")
     assert all(r.elo < ladder.rungs[-1].elo for r in ladder.rungs[:-1])
+
+
+@pytest.mark.parametrize("game", ["checkers", "giveaway"])
+def test_the_checkers_ladders_are_full_builds_with_the_zoo_net_as_a_rung(game):
+    """Issue 36: 200 games a neighbouring pairing (every pairing, in a round robin), and the
+    zoo's net of the game among the rungs."""
+    from mindgames.ladder import shipped_ladder
+    from mindgames.registry import get_registry
+
+    ladder = shipped_ladder(get_registry(), game)
+    assert ladder.provenance["games_per_pairing"] >= 200
+    assert any(r.agent.endswith(f"eval=@zoo:{game}-td") for r in ladder.rungs)
