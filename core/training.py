@@ -83,8 +83,9 @@ class TrainingRun:
 
 def cpu_seconds() -> float:
     """CPU seconds used so far by this process and the worker processes it has waited for."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
-        resource.RUSAGE_CHILDREN
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
     )
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 

@@ -149,8 +149,18 @@ def test_zoo_add_rates_a_model_and_keeps_its_provenance(tmp_path, monkeypatch):
     folder = tmp_path / "zoo"
     folder.mkdir()
     added = run(
-        "zoo", "add", tmp_path / "run" / "model.npz", "k-test", "--depth", "1", "--games", "4",
-        "--into", folder, "--workers", "1",
+        "zoo",
+        "add",
+        tmp_path / "run" / "model.npz",
+        "k-test",
+        "--depth",
+        "1",
+        "--games",
+        "4",
+        "--into",
+        folder,
+        "--workers",
+        "1",
     )
     assert added.returncode == 0, added.stderr
     assert "Elo" in added.stdout
@@ -162,8 +172,17 @@ def test_zoo_add_rates_a_model_and_keeps_its_provenance(tmp_path, monkeypatch):
     assert p["ladder"]["elo_low"] <= p["ladder_rating"] <= p["ladder"]["elo_high"]
     monkeypatch.setenv("MINDGAMES_ZOO", str(folder))
     again = run(
-        "rate", p["ladder"]["agent"], "--game", "kalah", "--games", str(p["ladder"]["games"]),
-        "--seed", str(p["ladder"]["seed"]), "--workers", "1", "--json",
+        "rate",
+        p["ladder"]["agent"],
+        "--game",
+        "kalah",
+        "--games",
+        str(p["ladder"]["games"]),
+        "--seed",
+        str(p["ladder"]["seed"]),
+        "--workers",
+        "1",
+        "--json",
     )
     assert again.returncode == 0, again.stderr
     assert round(json.loads(again.stdout)["elo"], 1) == p["ladder_rating"]
