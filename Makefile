@@ -4,7 +4,6 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-DEMO   ?= examples/tournaments/kalah-quick.toml
 
 .PHONY: demo test lint typecheck unit bench clean
 
@@ -17,7 +16,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[plot]'
 	touch $@
 
 # the dev install adds the OpenSpiel bridge (examples/openspiel-plugin), whose tests run too
@@ -26,7 +25,7 @@ $(VENV)/.installed-dev: pyproject.toml examples/openspiel-plugin/pyproject.toml 
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
-	$(BIN)/mindgames tournament $(DEMO) --out runs/demo --seed 1
+	$(BIN)/python examples/demo/demo.py $(BIN)
 
 test: $(VENV)/.installed-dev lint typecheck unit
 

@@ -147,6 +147,7 @@ def build_ladder(
     it and the games played now."""
     from mindgames import __version__
 
+    source = commit()  # the code that plays the games: a later edit of the tree is not theirs
     outcome = run_tournament(
         plan_,
         run_dir,
@@ -177,7 +178,7 @@ def build_ladder(
     provenance: dict[str, Any] = {
         "command": command,
         "seed": plan_.seed,
-        "commit": commit(),
+        "commit": source,
         "mindgames": __version__,
         "games": report["games"],
         "games_per_pairing": report["games"] // pairings,

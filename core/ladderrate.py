@@ -32,6 +32,7 @@ from mindgames.matches import match_plan
 from mindgames.ratings import ELO_PER_NAT, Z95
 from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry
+from mindgames.tournament import schedule
 
 #: gauntlet steps at most (fewer when there are fewer game pairs)
 STEPS = 4
@@ -196,8 +197,15 @@ def _step(
         where="rate",
     )
     me = plan_.agents[0]
+    tasks = plan_.tasks
+    if len(plan_.openings) > pairs:
+        # a book longer than the step: a seeded sample of its openings, not its first ones
+        # (every step would meet the same few ballots, and a rating would rest on them)
+        chosen = np.random.default_rng(seed).choice(len(plan_.openings), pairs, replace=False)
+        picked = [plan_.openings[i] for i in sorted(chosen)]
+        tasks = tuple(schedule(plan_.config, [(me, plan_.agents[1])], picked, seed))
     records = []
-    played = play_tasks(plan_.tasks, executor, registry=registry, window=window)
+    played = play_tasks(tasks, executor, registry=registry, window=window)
     with contextlib.closing(played):
         for record in played:
             records.append(record)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import resource
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -78,6 +79,15 @@ class TrainingRun:
     history_path: Path
     seed: int
     seconds: float
+
+
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and the worker processes it has waited for."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def load_config(path: str | Path) -> tuple[TrainingConfig, dict[str, Any]]:
@@ -139,7 +149,10 @@ def run(
         history = HistoryFile(directory / HISTORY_FILE, resume, progress)
         if on_plan is not None:
             on_plan(planned_of(learner))
-        begin = time.perf_counter()
+        from mindgames.ladderbuild import commit
+
+        source = commit()  # the code that trains: a later edit of the tree is not its
+        begin, cpu_begin = time.perf_counter(), cpu_seconds()
         try:
             result = learner.train(
                 game,
@@ -160,17 +173,17 @@ def run(
         finally:
             history.close()
         seconds = time.perf_counter() - begin
+        cpu = cpu_seconds() - cpu_begin
         # The learner's history is authoritative: after a resume it holds each row once.
         history.rewrite(result.history)
         model_path = directory / MODEL_FILE
         from mindgames.modelfile import save_evaluator
 
-        save_evaluator(
-            model_path,
-            game,
-            result.evaluator,
-            {"learner": name, "config": raw, "seed": seed, "history_rows": len(result.history)},
-        )
+        provenance = {"learner": name, "config": raw, "seed": seed, "commit": source}
+        provenance |= {"cpu_seconds": round(cpu, 2), "history_rows": len(result.history)}
+        if resume:
+            provenance["resumed"] = True  # cpu_seconds counts the last part only
+        save_evaluator(model_path, game, result.evaluator, provenance)
     return TrainingRun(result, directory, model_path, history.path, seed, seconds)
 
 

@@ -288,3 +288,49 @@ def test_the_shipped_kalah_ladder_is_topped_by_the_solver_agent():
     ladder = shipped_ladder(get_registry(), "kalah:pits=6,seeds=4")
     assert ladder.rungs[-1].agent.startswith("kalah-solver:")
     assert all(r.elo < ladder.rungs[-1].elo for r in ladder.rungs[:-1])
+
+
+@pytest.mark.parametrize("game", ["checkers", "giveaway"])
+def test_the_checkers_ladders_are_full_builds_with_the_zoo_net_as_a_rung(game):
+    """Issue 36: 200 games a neighbouring pairing (every pairing, in a round robin), and the
+    zoo's net of the game among the rungs."""
+    from mindgames.ladder import shipped_ladder
+    from mindgames.registry import get_registry
+
+    ladder = shipped_ladder(get_registry(), game)
+    assert ladder.provenance["games_per_pairing"] >= 200
+    assert any(r.agent.endswith(f"eval=@zoo:{game}-td") for r in ladder.rungs)
+
+
+def test_a_gauntlet_on_a_book_samples_its_openings_by_seed():
+    """Each step of ``rate`` meets a seeded sample of a long book's openings, not its first
+    ballots (on which every rating would otherwise rest); the same seed, the same games."""
+    from mindgames.ladder import Ladder, Rung
+    from mindgames.ladderrate import rate
+    from mindgames.openings import opening_books_of
+    from mindgames.registry import get_registry
+
+    registry = get_registry()
+    rungs = (
+        Rung("random", "random", 0.0, 0.0, 0.0, 2),
+        Rung("greedy", "greedy:eval=material", 100.0, 50.0, 150.0, 2),
+    )
+    ladder = Ladder("checkers", "book:name=acf-3move", 400, "random", rungs)
+    first = opening_books_of(registry.game("checkers"))["acf-3move"][0][0]
+
+    def openings(seed):
+        seen = []
+        rate(
+            registry,
+            ladder,
+            "random",
+            games=8,
+            seed=seed,
+            workers=1,
+            on_record=lambda r: seen.append(r["opening"]),
+        )
+        return seen
+
+    one = openings(3)
+    assert len(one) == 8 and set(one) != {first}
+    assert openings(3) == one and openings(4) != one

@@ -75,11 +75,11 @@ def test_the_tour_and_playing_md_run_verbatim_in_order_on_a_fresh_clone(tmp_path
     (``games.pdn``, ``runs/td-s*``, ``runs/gauntlet``). Every line runs as written, after
     ``make demo``, in a directory holding only what a fresh clone holds (``play`` reads
     ``quit``; ``serve`` starts on a free port and is stopped)."""
-    from support.tour import console_commands, demo_command, fresh_clone, run_line
+    from support.tour import console_commands, demo_commands, fresh_clone, run_line
 
     clone = fresh_clone(tmp_path)
     lines = [
-        demo_command(),
+        *demo_commands(),
         *console_commands(README, "## A tour"),
         *console_commands(ROOT / "docs" / "playing.md"),
     ]

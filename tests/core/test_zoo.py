@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mindgames.agent import build_evaluator
-from mindgames.modelfile import save_evaluator
+from mindgames.modelfile import read_model_file, save_evaluator
 from mindgames.registry import get_registry
 from mindgames.zoo import models
 from tests.support.cli import one_line_error, run
@@ -114,3 +114,76 @@ def test_serve_offers_the_zoo_and_refuses_an_unknown_name_like_any_other(zoo):
         status_x, missing = server.post("/api/agent", {**game, "agent": "greedy:eval=@x.npz"})
         assert status == status_x == 400 and unknown["error"] == missing["error"]
         assert "zoo:k33-test" in server.get("/api/games")[1]["models"]
+
+
+def test_a_zoo_model_plays_in_tournament_play_and_quality(zoo, tmp_path):
+    agent = "greedy:eval=@zoo:k33-test"
+    config = tmp_path / "t.toml"
+    config.write_text(
+        f'game = "{GAME}"\nformat = "round-robin"\nseed = 1\nopenings = "random:plies=2,count=1"\n'
+        f'[agents]\nrandom = "random"\nnet = "{agent}"\n',
+        encoding="utf-8",
+    )
+    toured = run("tournament", config, "--out", tmp_path / "t", "--workers", "1")
+    assert toured.returncode == 0, toured.stderr
+    assert "net" in (tmp_path / "t" / "report.md").read_text(encoding="utf-8")
+    played = run("play", GAME, agent, "random", "--seed", "1")
+    assert played.returncode == 0, played.stderr
+    judged = run("quality", GAME, "--agent", agent, "--count", "5", "--workers", "1", "--json")
+    assert judged.returncode == 0, judged.stderr
+    assert json.loads(judged.stdout.splitlines()[0])["agent"] == agent
+
+
+def test_zoo_add_rates_a_model_and_keeps_its_provenance(tmp_path, monkeypatch):
+    """``zoo add`` on a model trained by ``train``: the copy holds the training's provenance
+    (config, seed, commit, CPU) and the rating of the gauntlet it recorded, which ``rate``
+    with the recorded agent and seed reproduces exactly."""
+    config = tmp_path / "k.toml"
+    config.write_text(
+        'game = "kalah:pits=6,seeds=4"\nseed = 3\n[eval]\nmodel = "linear"\n'
+        'encoding = "kalah14"\n[learner]\nname = "td"\ngames = 20\nbatch = 10\n',
+        encoding="utf-8",
+    )
+    trained = run("train", config, "--out", tmp_path / "run", "--quiet")
+    assert trained.returncode == 0, trained.stderr
+    folder = tmp_path / "zoo"
+    folder.mkdir()
+    added = run(
+        "zoo",
+        "add",
+        tmp_path / "run" / "model.npz",
+        "k-test",
+        "--depth",
+        "1",
+        "--games",
+        "4",
+        "--into",
+        folder,
+        "--workers",
+        "1",
+    )
+    assert added.returncode == 0, added.stderr
+    assert "Elo" in added.stdout
+    meta, _ = read_model_file(folder / "k-test.npz")
+    p = meta["provenance"]
+    assert p["learner"] == "td" and p["seed"] == 3 and p["config"]["learner"]["games"] == 20
+    assert p["cpu_seconds"] > 0 and len(p["commit"]) >= 7
+    assert p["ladder"]["agent"] == "alphabeta:depth=1,eval=@zoo:k-test"
+    assert p["ladder"]["elo_low"] <= p["ladder_rating"] <= p["ladder"]["elo_high"]
+    monkeypatch.setenv("MINDGAMES_ZOO", str(folder))
+    again = run(
+        "rate",
+        p["ladder"]["agent"],
+        "--game",
+        "kalah",
+        "--games",
+        str(p["ladder"]["games"]),
+        "--seed",
+        str(p["ladder"]["seed"]),
+        "--workers",
+        "1",
+        "--json",
+    )
+    assert again.returncode == 0, again.stderr
+    assert round(json.loads(again.stdout)["elo"], 1) == p["ladder_rating"]
+    one_line_error(run("zoo", "add", tmp_path / "run" / "model.npz", "Bad Name"), "name")

@@ -6,12 +6,14 @@ seen to print its address, and stopped; a shell glob is expanded as the shell wo
 from __future__ import annotations
 
 import glob
+import importlib.util
 import re
 import shlex
 import shutil
 import subprocess
 import time
 from pathlib import Path
+from types import ModuleType
 
 from support.cli import command, environment
 
@@ -25,13 +27,22 @@ def fresh_clone(directory: Path) -> Path:
     return directory
 
 
-def demo_command() -> list[str]:
-    """The ``mindgames`` words ``make demo`` runs (the Makefile's demo target)."""
+def demo_module() -> ModuleType:
+    """examples/demo/demo.py, the script ``make demo`` runs, as a module."""
+    spec = importlib.util.spec_from_file_location("demo", ROOT / "examples" / "demo" / "demo.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def demo_commands() -> list[list[str]]:
+    """The ``mindgames`` lines ``make demo`` runs, in order, as words."""
     text = (ROOT / "Makefile").read_text(encoding="utf-8")
-    demo = re.search(r"^DEMO\s*[:?]?=\s*(\S+)", text, re.M)
-    line = re.search(r"^demo:.*\n\t\$\(BIN\)/(mindgames .*)$", text, re.M)
-    assert demo is not None and line is not None, "the Makefile's demo target moved"
-    return shlex.split(line.group(1).replace("$(DEMO)", demo.group(1)))
+    assert re.search(r"^demo:.*\n\t\$\(BIN\)/python examples/demo/demo.py", text, re.M), (
+        "the Makefile's demo target moved"
+    )
+    return [["mindgames", *words] for words in demo_module().STEPS]
 
 
 def console_commands(path: Path, heading: str | None = None) -> list[list[str]]:

@@ -1,0 +1,83 @@
+"""Adding a trained model to a zoo folder, rated on its game's ladder (``mindgames zoo add``).
+
+The model is rated as ``alphabeta:depth=D,eval=@MODEL`` by the adaptive gauntlet of
+``mindgames rate`` (core/ladderrate.py); the copy written to the zoo folder keeps the model's
+own provenance (learner, config, seed, commit, CPU seconds) and adds the rating: the Elo as
+``ladder_rating`` and, under ``ladder``, its interval, the agent spec rated (naming the model as
+``@zoo:NAME``), the games and seed of the gauntlet and the ladder's commit and size. Rating
+again with that spec and seed reproduces the figure.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from mindgames.errors import ConfigError, ModelFileError
+from mindgames.files import write_npz
+from mindgames.ladder import Ladder
+from mindgames.ladderrate import rate
+from mindgames.modelfile import PREFIX as MODEL_PREFIX
+from mindgames.modelfile import load_evaluator, read_model_file
+from mindgames.registry import Registry
+from mindgames.zoo import PREFIX, SUFFIX
+
+NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def rated_agent(model: str, depth: int) -> str:
+    """The agent spec a zoo model is rated as: alpha-beta at ``depth`` plies with the model."""
+    return f"alphabeta:depth={depth},eval=@{model}"
+
+
+def add(
+    registry: Registry,
+    ladder: Ladder,
+    model: str | Path,
+    name: str,
+    into: str | Path,
+    *,
+    depth: int,
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> tuple[Path, dict[str, Any]]:
+    """Rate ``model`` on ``ladder`` and write it as ``into/NAME.npz``; return the file and the
+    rating."""
+    if not NAME.fullmatch(name):
+        raise ConfigError(f"zoo add: name {name!r}: use lower-case letters, digits and '-'")
+    game, _, _ = load_evaluator(model, registry)
+    meta, arrays = read_model_file(model)
+    if registry.game(ladder.game).spec() != game.spec():
+        raise ConfigError(
+            f"zoo add: {model} is a model of {game.spec()}, the ladder one of {ladder.game}"
+        )
+    rating = rate(
+        registry,
+        ladder,
+        rated_agent(str(model), depth),
+        games=games,
+        seed=seed,
+        workers=workers,
+        scheduler=scheduler,
+    )
+    provenance = dict(meta.get("provenance", {}))
+    provenance["ladder_rating"] = round(float(rating["elo"]), 1)
+    provenance["ladder"] = {
+        "agent": rated_agent(PREFIX + name, depth),
+        "elo_low": round(float(rating["elo_low"]), 1),
+        "elo_high": round(float(rating["elo_high"]), 1),
+        "games": rating["games"],
+        "seed": seed,
+        "game": ladder.game,
+        "ladder_commit": ladder.provenance.get("commit"),
+        "ladder_games": ladder.provenance.get("games"),
+    }
+    Path(into).mkdir(parents=True, exist_ok=True)
+    out = Path(into) / f"{name}{SUFFIX}"
+    arrays_out = {MODEL_PREFIX + key: value for key, value in arrays.items()}
+    write_npz(out, {**meta, "provenance": provenance}, arrays_out, ModelFileError)
+    read_model_file(out)  # the copy reads back as a model file
+    return out, rating

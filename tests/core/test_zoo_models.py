@@ -1,0 +1,101 @@
+"""Every shipped zoo model is reproducible from the provenance it records: its config trains a
+model of the same kind, encoding and shapes (a shortened run), and the cheapest configs retrain
+to the very same weights; the recorded ladder rating names the agent, interval and seed that
+``rate`` reproduces it with."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mindgames.modelfile import read_model_file
+from mindgames.zoo import folders, models
+from tests.support.cli import run
+
+SHIPPED = folders()[0]
+ZOO = {name: path for name, path in models().items() if path.parent == SHIPPED}
+#: zoo models whose full training is cheap enough (a few CPU seconds) to repeat in a test
+RETRAINED = ("giveaway-td", "kalah-td")
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, str)):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(value)
+
+
+def write_config(path: Path, config: dict[str, Any]) -> Path:
+    """A training config as TOML: the top-level keys, then one table per table."""
+    lines = [f"{k} = {toml_value(v)}" for k, v in config.items() if not isinstance(v, dict)]
+    for key, table in config.items():
+        if isinstance(table, dict):
+            lines.append(f"[{key}]")
+            lines += [f"{k} = {toml_value(v)}" for k, v in table.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def shortened(config: dict[str, Any]) -> dict[str, Any]:
+    """The same config with a budget of a batch or two (the learner's games and checkpoints)."""
+    learner = dict(config["learner"])
+    batch = int(learner.get("batch", 10))
+    learner["games"] = 2 * batch if batch <= 100 else batch
+    learner["batch"] = min(batch, learner["games"])
+    for key in ("checkpoint_every",):
+        if key in learner:
+            learner[key] = learner["games"]
+    return {**config, "learner": learner}
+
+
+def test_the_shipped_zoo_has_a_model_for_every_built_in_game():
+    games = {read_model_file(p)[0]["game"]["name"] for p in ZOO.values()}
+    assert {"checkers", "giveaway", "kalah"} <= games, sorted(ZOO)
+
+
+@pytest.mark.parametrize("name", sorted(ZOO))
+def test_a_zoo_model_records_its_provenance_and_rating(name):
+    meta, _ = read_model_file(ZOO[name])
+    p = meta["provenance"]
+    for key in ("learner", "config", "seed", "commit", "cpu_seconds", "mindgames"):
+        assert key in p, (name, key)
+    assert p["config"]["seed"] == p["seed"] and "-dirty" not in p["commit"]
+    rating = p["ladder"]
+    assert rating["agent"].endswith(f"eval=@zoo:{name}")
+    assert rating["elo_low"] <= p["ladder_rating"] <= rating["elo_high"]
+    assert rating["games"] >= 40 and isinstance(rating["seed"], int)
+    assert math.isfinite(p["ladder_rating"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(ZOO))
+def test_a_shortened_run_of_a_zoo_config_trains_the_same_kind_of_model(name, tmp_path):
+    meta, arrays = read_model_file(ZOO[name])
+    config = write_config(tmp_path / "c.toml", shortened(meta["provenance"]["config"]))
+    done = run("train", config, "--out", tmp_path / "run", "--quiet", timeout=600)
+    assert done.returncode == 0, done.stderr
+    again, arrays_again = read_model_file(tmp_path / "run" / "model.npz")
+    assert again["encoding"] == meta["encoding"] and again["model"] == meta["model"]
+    assert {k: v.shape for k, v in arrays_again.items()} == {k: v.shape for k, v in arrays.items()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in RETRAINED if n in ZOO])
+def test_a_cheap_zoo_config_retrains_to_the_same_weights(name, tmp_path):
+    meta, arrays = read_model_file(ZOO[name])
+    config = write_config(tmp_path / "c.toml", meta["provenance"]["config"])
+    done = run("train", config, "--out", tmp_path / "run", "--quiet", timeout=600)
+    assert done.returncode == 0, done.stderr
+    _, arrays_again = read_model_file(tmp_path / "run" / "model.npz")
+    for key, value in arrays.items():
+        np.testing.assert_array_equal(arrays_again[key], value, err_msg=f"{name}: {key}")
