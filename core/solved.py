@@ -7,9 +7,12 @@ agent against the stored values without solving again (``core/quality.py``).
 Sampling (seeded): candidate k plays one game of uniformly random moves from the initial
 position and takes one of its positions uniformly at random among those that are late enough
 -- at most ``max_pieces`` pieces on the board (``CountsPieces``; Kalah: seeds in the pits) and at
-least ``min_plies`` plies played -- and offer at least two moves. A candidate whose moves all
-have the same exact value asks nothing of an agent and is left out; the set is the first
-``count`` candidates that remain, so it depends on the seed alone (never on the executor).
+least ``min_plies`` plies played -- and offer at least two moves. With ``spread = (lo, hi)`` the
+set covers the whole game evenly instead: candidate k asks for exactly ``lo + k mod (hi - lo +
+1)`` pieces on the board (random games are played until one passes through such a position).
+A candidate whose moves all have the same exact value asks nothing of an agent and is left out;
+the set is the first ``count`` candidates that remain, so it depends on the seed alone (never on
+the executor).
 
 File (JSON Lines, written atomically; ``core/solvedfile.py``, the format in docs/measuring.md):
 a header record, then one record per position: ``{"position", "plies", "values", "best"}``.
@@ -49,6 +52,11 @@ SAMPLE_STREAM = 3
 MAX_TRIES = 1000
 
 
+def _spread_ok(_: object, __: object, value: tuple[int, int] | None) -> None:
+    if value is not None and not 0 <= value[0] <= value[1]:
+        raise MindgamesError(f"a spread of pieces needs 0 <= lo <= hi, got {value[0]}-{value[1]}")
+
+
 @attrs.frozen
 class Sampling:
     """Which positions a set holds: how many, from which seed, and how late."""
@@ -57,16 +65,33 @@ class Sampling:
     seed: int = 0
     max_pieces: int | None = DEFAULT_MAX_PIECES
     min_plies: int = 0
+    #: (lo, hi): candidate k has exactly ``lo + k mod (hi - lo + 1)`` pieces (module docstring)
+    spread: tuple[int, int] | None = attrs.field(default=None, validator=_spread_ok)
 
     def as_dict(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        """The header's ``sampling``; ``spread`` only when set (older sets' headers unchanged)."""
+        out = attrs.asdict(self)
+        if self.spread is None:
+            del out["spread"]
+        else:
+            out["spread"] = list(self.spread)
+        return out
+
+    def target(self, k: int) -> int | None:
+        """The exact piece count candidate ``k`` asks for (None: any up to ``max_pieces``)."""
+        if self.spread is None:
+            return None
+        lo, hi = self.spread
+        return lo + k % (hi - lo + 1)
 
 
 def require_solvable(game: Game, sampling: Sampling | None = None) -> None:
     """Refuse a game that cannot solve, or cannot count pieces when a bound is asked for."""
     if not isinstance(game, Solvable):
         raise CapabilityError(f"game {game.spec()!r} cannot solve positions exactly (not solvable)")
-    bounded = sampling is not None and sampling.max_pieces is not None
+    bounded = sampling is not None and (
+        sampling.max_pieces is not None or sampling.spread is not None
+    )
     if bounded and not isinstance(game, CountsPieces):
         raise CapabilityError(
             f"game {game.spec()!r} does not count pieces: sample with --max-pieces none "
@@ -77,34 +102,42 @@ def require_solvable(game: Game, sampling: Sampling | None = None) -> None:
 def candidates(game: Game, sampling: Sampling) -> Iterator[tuple[str, int]]:
     """The endless stream of candidate positions (text, plies played) that ``sampling`` asks."""
     rng = np.random.default_rng([sampling.seed, SAMPLE_STREAM])
+    k = 0
     while True:
+        exact = sampling.target(k)
         for _ in range(MAX_TRIES):
-            late = _late_positions(game, sampling, rng)
+            late = _late_positions(game, sampling, exact, rng)
             if late:
                 state = late[int(rng.integers(len(late)))]
                 yield game.position_text(state), game.progress(state)
                 break
         else:
+            pieces = f"at most {sampling.max_pieces}" if exact is None else f"exactly {exact}"
             raise MindgamesError(
-                f"{MAX_TRIES} random games of {game.spec()} gave no position with at most "
-                f"{sampling.max_pieces} pieces after {sampling.min_plies} plies"
+                f"{MAX_TRIES} random games of {game.spec()} gave no position with {pieces} "
+                f"pieces after {sampling.min_plies} plies"
             )
+        k += 1
 
 
-def _late_positions(game: Game, sampling: Sampling, rng: np.random.Generator) -> list[State]:
-    """The late-enough positions with two moves or more of one game of random moves."""
+def _late_positions(
+    game: Game, sampling: Sampling, exact: int | None, rng: np.random.Generator
+) -> list[State]:
+    """The positions with two moves or more of one game of random moves that ``sampling``
+    takes: late enough, or with exactly ``exact`` pieces when it is given."""
     pieces = game.pieces if isinstance(game, CountsPieces) else None
     bound = sampling.max_pieces
     state = game.initial_state()
     late = []
     while not game.is_terminal(state):
         moves = game.legal_moves(state)
-        if (
-            len(moves) > 1
-            and game.progress(state) >= sampling.min_plies
-            and (bound is None or (pieces is not None and pieces(state) <= bound))
-        ):
-            late.append(state)
+        if len(moves) > 1 and game.progress(state) >= sampling.min_plies:
+            count = pieces(state) if pieces is not None else None
+            if exact is not None:
+                if count == exact:
+                    late.append(state)
+            elif bound is None or (count is not None and count <= bound):
+                late.append(state)
         state = game.play(state, moves[int(rng.integers(len(moves)))])
     return late
 

@@ -114,6 +114,20 @@ def _bound(text: str) -> int | None:
     return value
 
 
+def _spread(text: str | None) -> tuple[int, int] | None:
+    """``--spread LO-HI``: two piece counts, 0 <= LO <= HI."""
+    if text is None:
+        return None
+    lo, sep, hi = text.partition("-")
+    try:
+        band = (int(lo), int(hi))
+    except ValueError:
+        band = None
+    if not sep or band is None or not 0 <= band[0] <= band[1]:
+        raise click.BadParameter(f"expected LO-HI with 0 <= LO <= HI, got {text!r}")
+    return band
+
+
 @click.command()
 @click.argument("game_spec", metavar="GAME")
 @click.option("--agent", "agents", multiple=True, metavar="SPEC", help="Agent to judge (repeat).")
@@ -134,6 +148,12 @@ def _bound(text: str) -> int | None:
     show_default=True,
     help="Sample positions with at most this many pieces on the board ('none': no bound).",
 )
+@click.option(
+    "--spread",
+    default=None,
+    metavar="LO-HI",
+    help="Spread the positions evenly over LO to HI pieces on the board (instead of --max-pieces).",
+)
 @click.option("--min-plies", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--write", type=click.Path(dir_okay=False), default=None, help="Keep the set here.")
 @workers_option
@@ -146,6 +166,7 @@ def quality(
     count: int | None,
     seed: int,
     max_pieces: str,
+    spread: str | None,
     min_plies: int,
     write: str | None,
     workers: int | None,
@@ -153,6 +174,11 @@ def quality(
     as_json: bool,
 ) -> None:
     """Judge agents by the exact value of their moves in solved late positions of GAME."""
+    band = _spread(spread)
+    if band is not None:
+        given = click.get_current_context().get_parameter_source("max_pieces")
+        if given is not click.core.ParameterSource.DEFAULT:
+            raise MindgamesError("give --max-pieces or --spread, not both")
     registry = get_registry()
     game = registry.game(game_spec)
     require_solvable(game)
@@ -171,7 +197,8 @@ def quality(
     kept = "the positions solved so far are kept" if write else None
     with rerun_hint(kept), open_executor(n, scheduler) as executor:
         if positions_file is None:
-            sampling = Sampling(count or 1000, seed, _bound(max_pieces), min_plies)
+            bound = None if band is not None else _bound(max_pieces)
+            sampling = Sampling(count or 1000, seed, bound, min_plies, band)
             with progress(sampling.count, "solving", as_json, "positions") as update:
                 solved = build(
                     game,

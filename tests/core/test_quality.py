@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+import itertools
 import json
 
 import attrs
@@ -13,7 +15,7 @@ from mindgames.executors import SerialExecutor, open_executor
 from mindgames.games.kalah.solver import solve
 from mindgames.quality import choose, report, wilson
 from mindgames.registry import get_registry, registry_with
-from mindgames.solved import Sampling, build, read_file, solve_moves
+from mindgames.solved import Sampling, build, candidates, read_file, solve_moves
 
 from support.cli import one_line_error
 from support.cli import run as mindgames
@@ -229,3 +231,37 @@ def test_sigint_keeps_the_solved_positions_and_a_rerun_with_another_count_goes_o
     head, *kept = [json.loads(line) for line in out.read_text().splitlines()]
     assert head["positions"] == 3 and not partial.exists()
     assert [r["position"] for r in kept][: len(decisive)] == decisive[:3]  # taken, not re-drawn
+
+
+def test_a_spread_set_covers_every_piece_count_of_its_band_evenly(game):
+    sampling = Sampling(count=60, seed=3, max_pieces=None, spread=(4, 13))
+    candidates_ = [text for text, _ in itertools.islice(candidates(game, sampling), 40)]
+    counts = [game.pieces(game.parse_position(text)) for text in candidates_]
+    assert counts == [4 + k % 10 for k in range(40)]  # candidate k has exactly 4 + k mod 10
+    solved_ = build(game, sampling, SerialExecutor())
+    kept = collections.Counter(game.pieces(game.parse_position(s.position)) for s in solved_)
+    assert len(solved_) == 60 and set(kept) <= set(range(4, 14)) and len(kept) >= 8
+    assert sampling.as_dict()["spread"] == [4, 13] and "spread" not in Sampling().as_dict()
+    with pytest.raises(MindgamesError, match="0 <= lo <= hi"):
+        Sampling(spread=(5, 4))
+
+
+def test_cli_spread_writes_its_band_and_refuses_max_pieces_beside_it(tmp_path):
+    out = tmp_path / "spread.jsonl"
+    made = mindgames(
+        "quality", GAME, "--count", "12", "--seed", "4", "--spread", "4-13", "--write", str(out),
+        "--workers", "1",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    head = json.loads(out.read_text().splitlines()[0])
+    assert head["sampling"] == {
+        "count": 12, "seed": 4, "max_pieces": None, "min_plies": 0, "spread": [4, 13]
+    }  # fmt: skip
+    one_line_error(
+        mindgames("quality", GAME, "--spread", "3-14", "--max-pieces", "10", "--write", str(out)),
+        "give --max-pieces or --spread, not both",
+    )
+    one_line_error(
+        mindgames("quality", GAME, "--spread", "9-3", "--write", str(out)),
+        "expected LO-HI with 0 <= LO <= HI",
+    )

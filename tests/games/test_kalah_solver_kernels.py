@@ -139,3 +139,24 @@ def test_a_time_limit_stops_a_compiled_solve():
     game = Kalah(pits=6, seeds=4)  # far beyond a second
     with pytest.raises(TimeLimitError, match="no answer within 0.3 s"), time_limit(0.3, "solve"):
         solve_compiled(game, game.initial_state())
+
+
+def test_data_solve_and_a_spread_quality_set_are_the_same_on_both_paths(monkeypatch):
+    """What ``data solve`` (``label_chunk``) and ``quality --spread`` (``build``) store, run
+    compiled and with the Python solver forced, over positions from the whole game."""
+    from mindgames.executors import SerialExecutor
+    from mindgames.labelling import Labeller, label_chunk
+    from mindgames.solved import Sampling, build
+
+    game = Kalah(pits=4, seeds=3)
+    sampling = Sampling(count=24, seed=7, max_pieces=None, spread=(3, 20))
+    labeller = Labeller("solve", game.spec(), squash="linear", scale=24.0).as_dict()
+    answers = []
+    for forced in ("0", "1"):
+        monkeypatch.setenv("MINDGAMES_PYTHON_PATH", forced)
+        solved = build(game, sampling, SerialExecutor())
+        items = list(enumerate(s.position for s in solved))
+        answers.append((solved, label_chunk(labeller, items)))
+    assert answers[0] == answers[1]
+    counts = {game.pieces(game.parse_position(s.position)) for s in answers[0][0]}
+    assert len(answers[0][0]) == 24 and len(counts) >= 12 and max(counts) >= 18

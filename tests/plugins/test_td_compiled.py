@@ -31,6 +31,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("kalah-td.toml", {"games": 12, "batch": 4, "checkpoint_every": 8}),
     ("kalah-td-strong.toml", {"games": 12, "batch": 4, "checkpoint_every": 8}),
     ("kalah-td-strong-ll-time.toml", {"games": 8, "batch": 4, "checkpoint_every": 4}),
+    ("kalah-td-whole.toml", {"games": 12, "batch": 4, "checkpoint_every": 8}),
     ("giveaway-td.toml", {"games": 6, "batch": 3, "checkpoint_every": 3}),
     (
         "checkers-neurodraughts.toml",
