@@ -28,6 +28,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
+
 def run_steps(env: dict[str, str]) -> dict[str, Any]:
     """The steps in a fresh process: their CPU seconds, and the process's own (import included)."""
     start = time.perf_counter()
