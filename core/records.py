@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from mindgames.errors import PluginError
 from mindgames.game import Encoding, Game
 from mindgames.learner import Learner
 from mindgames.model import Model
@@ -64,11 +65,42 @@ class ModelInfo:
 
 @attrs.frozen
 class LearnerInfo:
-    """A learner: ``cls`` is a frozen attrs Learner subclass whose fields are its options."""
+    """A learner: ``cls`` is a frozen attrs Learner subclass whose fields are its options.
+
+    A plugin may give ``load`` instead of ``cls``: a function without arguments that imports and
+    returns the class, called the first time ``cls`` is asked for, so that the commands that do
+    not train never import a learner's modules (the built-in ones cost a third of a second)."""
 
     name: str
-    cls: type[Learner]
+    _cls: type[Learner] | None = attrs.field(default=None, alias="cls")
     description: str = ""
+    load: Callable[[], type[Learner]] | None = attrs.field(default=None, kw_only=True, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        if (self._cls is None) == (self.load is None):
+            raise TypeError(f"LearnerInfo({self.name!r}) takes exactly one of cls and load")
+
+    @property
+    def cls(self) -> type[Learner]:
+        """The learner's class (imported by ``load`` on the first call when given that way)."""
+        cls = self._cls
+        if cls is None:
+            assert self.load is not None
+            loaded = self.load()
+            if getattr(loaded, "name", None) != self.name:
+                raise PluginError(
+                    f"LearnerInfo({self.name!r}, {loaded.__name__}): the class's name is "
+                    f"{getattr(loaded, 'name', None)!r}; a record's name must equal its "
+                    "class's name"
+                )
+            object.__setattr__(self, "_cls", loaded)  # frozen: filled in once, as if given
+            cls = loaded
+        return cls
+
+    @property
+    def loaded(self) -> bool:
+        """Whether ``cls`` is at hand without importing anything."""
+        return self._cls is not None
 
     @property
     def needs(self) -> frozenset[str]:

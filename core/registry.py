@@ -50,6 +50,8 @@ def _record_problem(record: Any, record_type: type, hook: str) -> str | None:
     if attr is None:
         return None
     named: Any = record  # a GameInfo, ModelInfo, LearnerInfo or SearcherInfo
+    if isinstance(record, LearnerInfo) and not record.loaded:
+        return None  # checked when ``load`` imports the class (LearnerInfo.cls)
     name: str = named.name
     cls: type = named.cls
     own = getattr(cls, attr, None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +19,29 @@ settings.load_profile("mindgames")
 os.environ.setdefault("MINDGAMES_STRICT_PLUGINS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).parent))  # so tests can import `support`
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With xdist workers on the whole suite (``make test`` runs ``-n 2``), compile the built-in
+    kernels before the workers start, one family per process (``mindgames.compiled.warmup``):
+    on a cold cache the workers would otherwise each compile the same kernels at once, in
+    whichever test first searches. With a warm cache this costs the two processes' start (a
+    few seconds). A failure here is left to the tests that use those kernels to report."""
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    if config.args_source == pytest.Config.ArgsSource.ARGS:
+        return  # chosen tests compile only what they use
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "mindgames.compiled.warmup", family],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for family in ("draughts", "kalah")
+    ]
+    for proc in procs:
+        proc.wait()
 
 
 @pytest.fixture

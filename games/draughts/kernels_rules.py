@@ -368,7 +368,8 @@ def generate(
             fm = (x >> shift) if up else (x << shift)
             if _step(params, row, out, n, x, fm, track) < 0:
                 return -1
-            moves[n] = PDN_AT[fm % 37] | (PDN_AT[x % 37] << MOVE_BITS)
+            if track:  # perft (``track`` off) needs no move codes
+                moves[n] = PDN_AT[fm % 37] | (PDN_AT[x % 37] << MOVE_BITS)
             n += 1
     return n
 
@@ -465,6 +466,12 @@ def key(params: np.ndarray, row: np.ndarray) -> int:
     return _mix(h ^ row[K])
 
 
+#: ``generate`` inlined into perft's loop (the same source: a call passes ~30 words of array
+#: descriptors, a large part of a node's cost when the node only makes its children)
+#: (with the JIT off ``generate`` is the plain function)
+_generate_inline = hot(inline="always")(getattr(generate, "py_func", generate))
+
+
 @hot
 def _perft(
     params: np.ndarray,
@@ -495,7 +502,9 @@ def _perft(
         child = bufs[level, at[level]]
         at[level] += 1
         last = level + 2 == depth  # the child's children are the leaves
-        n = generate(params, child, bufs[level + 1], codes[level + 1], made or not last, False)
+        n = _generate_inline(
+            params, child, bufs[level + 1], codes[level + 1], made or not last, False
+        )
         if n < 0:
             return -1
         if last:
@@ -507,26 +516,33 @@ def _perft(
     return total
 
 
+#: columns of perft's child rows: the board, the side and the counters ``generate`` writes
+#: (with the draw rules ignored it never reads or writes the history), padded to 64 bytes so
+#: that a child is one cache line; a full-width row (247 columns with the default draw rules)
+#: spread each ply's children over 2 KB strides
+PERFT_WIDTH = 8
+
+
+@njit(cache=True)
+def _perft_entry(params: np.ndarray, row: np.ndarray, depth: int, made: bool) -> int:
+    """``perft``/``perft_counted``: the buffers, then ``_perft``."""
+    if depth <= 0:
+        return 1
+    bufs = np.empty((depth, MAX_CHILDREN, PERFT_WIDTH), dtype=np.int64)
+    codes = np.empty((depth, MAX_CHILDREN), dtype=np.int64)
+    return _perft(
+        params, row, bufs, codes, depth, made, np.empty(depth, np.int64), np.empty(depth, np.int64)
+    )
+
+
 @njit(cache=True)
 def perft(params: np.ndarray, row: np.ndarray, depth: int) -> int:
     """Leaves of the move tree ``depth`` plies deep, every leaf made (``engine.perft_made``;
     like every perft, the draw rules ignored)."""
-    if depth <= 0:
-        return 1
-    bufs = np.empty((depth, MAX_CHILDREN, row.shape[0]), dtype=np.int64)
-    codes = np.empty((depth, MAX_CHILDREN), dtype=np.int64)
-    return _perft(
-        params, row, bufs, codes, depth, True, np.empty(depth, np.int64), np.empty(depth, np.int64)
-    )
+    return _perft_entry(params, row, depth, True)
 
 
 @njit(cache=True)
 def perft_counted(params: np.ndarray, row: np.ndarray, depth: int) -> int:
     """As ``perft`` with the last ply counted, not made (``engine.perft``)."""
-    if depth <= 0:
-        return 1
-    bufs = np.empty((depth, MAX_CHILDREN, row.shape[0]), dtype=np.int64)
-    codes = np.empty((depth, MAX_CHILDREN), dtype=np.int64)
-    return _perft(
-        params, row, bufs, codes, depth, False, np.empty(depth, np.int64), np.empty(depth, np.int64)
-    )
+    return _perft_entry(params, row, depth, False)

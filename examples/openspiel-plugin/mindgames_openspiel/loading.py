@@ -16,30 +16,36 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type information
-
 from mindgames.errors import CapabilityError, ConfigError
 from mindgames.registry import unknown
 
-_TYPE = pyspiel.GameType
 #: what mindgames needs of a game, in the order the refusal names what is missing
 NEEDED = "two-player, sequential, deterministic, perfect-information, zero- or constant-sum"
 
 
+def _pyspiel() -> Any:
+    """OpenSpiel's module, imported when a game is first loaded or listed: importing it costs
+    0.1-0.2 s, which every mindgames command would pay at plugin load otherwise."""
+    import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type information
+
+    return pyspiel
+
+
 def missing_properties(game_type: Any, players: int | None) -> list[str]:
     """The properties of NEEDED that a game type (with ``players`` players, if known) lacks."""
+    spiel_type = _pyspiel().GameType
     missing = []
     if players is not None and players != 2:
         missing.append(f"not two-player (it has {players} players)")
     if players is None and not game_type.min_num_players <= 2 <= game_type.max_num_players:
         missing.append("not two-player")
-    if game_type.dynamics != _TYPE.Dynamics.SEQUENTIAL:
+    if game_type.dynamics != spiel_type.Dynamics.SEQUENTIAL:
         missing.append("not sequential (its players move simultaneously)")
-    if game_type.chance_mode != _TYPE.ChanceMode.DETERMINISTIC:
+    if game_type.chance_mode != spiel_type.ChanceMode.DETERMINISTIC:
         missing.append("not deterministic (it has chance events)")
-    if game_type.information != _TYPE.Information.PERFECT_INFORMATION:
+    if game_type.information != spiel_type.Information.PERFECT_INFORMATION:
         missing.append("not perfect-information (it hides information)")
-    if game_type.utility not in (_TYPE.Utility.ZERO_SUM, _TYPE.Utility.CONSTANT_SUM):
+    if game_type.utility not in (spiel_type.Utility.ZERO_SUM, spiel_type.Utility.CONSTANT_SUM):
         missing.append("not zero- or constant-sum")
     return missing
 
@@ -50,7 +56,7 @@ def eligible_names() -> tuple[str, ...]:
     return tuple(
         sorted(
             t.short_name
-            for t in pyspiel.registered_games()
+            for t in _pyspiel().registered_games()
             if not missing_properties(t, None) and t.default_loadable
         )
     )
@@ -83,6 +89,7 @@ def load(text: str) -> Any:
     Raises UnknownNameError, ConfigError (malformed or unknown parameters) or CapabilityError
     (a game mindgames cannot play), each one line.
     """
+    pyspiel = _pyspiel()
     name = text.split("(", 1)[0].strip()
     types = {t.short_name: t for t in pyspiel.registered_games()}
     if name not in types:
