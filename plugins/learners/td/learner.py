@@ -76,8 +76,9 @@ class TDLearner(Learner):
     #: to the encoding's inputs, measured on random games: ``scaling``); typed Any because
     #: cattrs cannot structure "float or list" by itself
     alpha: Any = attrs.field(default=None, validator=_alpha_check)
-    #: the step sizes decay linearly to this fraction of themselves over training (None: fixed)
-    alpha_end_scale: float | None = attrs.field(default=None, validator=_optional_unit)
+    #: the step sizes decay linearly to this fraction of themselves over training (1.0: fixed;
+    #: the default 0.1 is what every TD example that learned used, docs/learners.md)
+    alpha_end_scale: float | None = attrs.field(default=0.1, validator=_optional_unit)
     momentum: float = attrs.field(default=0.0, validator=[v.ge(0.0), v.lt(1.0)])
     direction_check: bool = True
     #: rewards for the side that won / drew / lost
