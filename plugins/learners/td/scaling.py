@@ -62,20 +62,27 @@ def measure(rows: np.ndarray, seed: int) -> dict[str, Any]:
         "probe_seed": int(seed),
         "probe_games": PROBE_GAMES,
         "probe_positions": len(rows),
-        "input_mean_square": round(float(column_msq.sum()), 6),
-        "input_max_abs": round(float(np.abs(rows).max()) if rows.size else 0.0, 6),
-        "column_mean_square": [round(float(m), 6) for m in column_msq],
+        "input_mean_square": _digits(float(column_msq.sum())),
+        "input_max_abs": _digits(float(np.abs(rows).max()) if rows.size else 0.0),
+        "column_mean_square": [_digits(float(m)) for m in column_msq],
     }
 
 
+#: the parameter groups fed by the encoding's columns, by name (a staged model's are prefixed
+#: with the stage): an MLP's first layer and direct links, a linear model, a model without groups
+INPUT_GROUPS = frozenset({"layer1", "direct", "linear", "all"})
+
+
+def _digits(x: float) -> float:
+    """``x`` to 6 significant digits (config.json stays readable; tiny columns stay nonzero)."""
+    return float(f"{x:.6g}")
+
+
 def input_groups(model: Model, width: int) -> list[bool]:
-    """Which parameter groups are fed by the encoding's columns: an MLP's first layer and
-    direct links (fan-in = the encoding's width), a linear model's one group (fan-in = its
-    columns; a subset of them counts as its share of the columns' mean square)."""
+    """Which parameter groups are fed by the encoding's columns (``INPUT_GROUPS``); a linear
+    model over a subset of the columns counts as its share of the columns' mean square."""
     groups = param_groups_of(model) or [("all", len(as_parametric(model).get_params()), width)]
-    if model.kind == "linear":
-        return [True for _ in groups]
-    return [int(g[2]) == width for g in groups]
+    return [str(g[0]).rsplit("/", 1)[-1] in INPUT_GROUPS for g in groups]
 
 
 def scaled_alpha(model: Model, width: int, found: dict[str, Any]) -> list[float]:
