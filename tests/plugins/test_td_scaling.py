@@ -111,3 +111,23 @@ def test_explain_lists_each_settings_source(tmp_path):
     result = CliRunner().invoke(cli, ["train", "--explain", str(given)])
     alpha = next(x for x in result.output.splitlines() if x.startswith("learner.alpha"))
     assert alpha.endswith("config") and "0.01" in alpha
+
+
+MINIMAL = Path(__file__).resolve().parents[2] / "examples" / "training" / "minimal"
+
+
+def test_the_minimal_configs_are_minimal_and_explained():
+    """Issue 39's acceptance configs: game, encoding, model (and its hidden layer), td and a
+    number of games, nothing else; ``--explain`` takes each."""
+    import tomllib
+
+    paths = sorted(MINIMAL.glob("*.toml"))
+    assert len(paths) == 4
+    for path in paths:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        assert set(raw) == {"game", "eval", "learner"}, path
+        assert set(raw["eval"]) <= {"model", "encoding", "hidden"}, path
+        assert set(raw["learner"]) == {"name", "games"} and raw["learner"]["name"] == "td", path
+        result = CliRunner().invoke(cli, ["train", "--explain", str(path)])
+        assert result.exit_code == 0, result.output
+        assert "measured from the encoding" in result.output
