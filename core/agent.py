@@ -16,7 +16,7 @@ import numpy as np
 
 from mindgames.config import structure
 from mindgames.errors import ConfigError
-from mindgames.game import Encoding, Game, State
+from mindgames.game import DeclaresMaterial, Encoding, Game, State
 from mindgames.model import Evaluator
 from mindgames.registry import Registry
 from mindgames.search import Searcher, SearchResult
@@ -62,6 +62,10 @@ def build_evaluator(
     encoding = registry.encoding(game, encoding_spec)
     if isinstance(table.get("groups"), str):  # a set of column groups the encoding offers
         table["groups"] = named_groups(encoding, table["groups"])
+    if kind == "material" and "weights" not in table and isinstance(game, DeclaresMaterial):
+        declared = dict(game.material_weights())  # give-away: fewer pieces is better
+        if set(declared) <= set(encoding.columns):
+            table["weights"] = declared
     config = structure(table, info.config, where=f"eval model {kind!r}")
     model = info.create(config, encoding.columns, np.random.default_rng(seed))
     return Evaluator(encoding, model)

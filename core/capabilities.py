@@ -30,6 +30,7 @@ from mindgames.board import DrawsBoard
 from mindgames.errors import CapabilityError
 from mindgames.game import (
     CountsPieces,
+    DeclaresMaterial,
     ExportsGames,
     Game,
     HasMargin,
@@ -39,7 +40,7 @@ from mindgames.game import (
     StateRows,
 )
 from mindgames.kernels import HasKernels, HasModelKernels
-from mindgames.learner import PlansWork
+from mindgames.learner import MeasuresInputs, PlansWork
 from mindgames.model import (
     AddParams,
     BatchDifferentiable,
@@ -74,6 +75,7 @@ GAME_CAPABILITIES: tuple[Capability, ...] = (
     Capability("exports-games", ExportsGames, "writes game records in its own format"),
     Capability("opening-books", HasOpeningBooks, "named standard openings"),
     Capability("counts-pieces", CountsPieces, "pieces left on the board"),
+    Capability("material-weights", DeclaresMaterial, "its material model's weights"),
     Capability("margin", HasMargin, "the first player's score minus the second's"),
     Capability("state-rows", StateRows, "states as rows of one integer array"),
     Capability("board", DrawsBoard, "a board picture and move clicks (serve)"),
@@ -98,6 +100,7 @@ MODEL_CAPABILITIES: tuple[Capability, ...] = (
 #: a learner's optional capabilities
 LEARNER_CAPABILITIES: tuple[Capability, ...] = (
     Capability("planned", PlansWork, "its work known beforehand (the progress bar's length)"),
+    Capability("measures-inputs", MeasuresInputs, "measures the encoding before training"),
 )
 
 

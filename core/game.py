@@ -252,6 +252,16 @@ class CountsPieces(Protocol):
 
 
 @runtime_checkable
+class DeclaresMaterial(Protocol):
+    """A game fact evaluators use (optional): the weights of the ``material`` model over the
+    game's ``material`` encoding's columns, when more is not better (give-away: -1 each, fewer
+    pieces is better). ``eval=material`` on the game takes them unless the config gives weights.
+    """
+
+    def material_weights(self) -> Mapping[str, float]: ...
+
+
+@runtime_checkable
 class HasMargin(Protocol):
     """A game fact learners may use (optional): the first player's score minus the second's,
     which at the end of a game is its final margin (Kalah: South's store minus North's).

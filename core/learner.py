@@ -76,6 +76,17 @@ class PlansWork(Protocol):
         ...
 
 
+@runtime_checkable
+class MeasuresInputs(Protocol):
+    """A learner that measures the game and encoding before training (optional; TD does: its
+    step sizes scale to the inputs). ``mindgames train`` calls ``measure`` with the run's seed,
+    trains the learner it returns and keeps the measurement in the run's config.json."""
+
+    def measure(self, game: Game, evaluator: Evaluator, seed: int) -> tuple[Learner, dict]:
+        """The learner to train (the measurement bound) and the measurement (JSON-able)."""
+        ...
+
+
 def planned_of(learner: Learner) -> tuple[str, int] | None:
     """``learner.planned()`` of a learner with the ``PlansWork`` capability; else None."""
     return learner.planned() if isinstance(learner, PlansWork) else None

@@ -15,7 +15,8 @@ Config (documented in docs/learners.md)::
     name = "td"
     games = 20000
 
-Run directory: ``config.json`` (the config and seed the run was started with), ``history.jsonl``
+Run directory: ``config.json`` (the config and seed the run was started with, and what a
+learner with ``MeasuresInputs`` measured before training: TD's input scales), ``history.jsonl``
 (one row per batch/generation/phase), ``model.npz`` (the trained evaluator), ``snapshots/`` (model
 files of the evaluator as it was during training, ``save_snapshot``; ``mindgames curve`` plays
 them), and whatever checkpoints the learner writes. Core code: it never imports a concrete game,
@@ -43,7 +44,13 @@ from mindgames.game import Game
 from mindgames.history import HISTORY_FILE, HistoryFile
 from mindgames.history import read_history as read_history  # run directories are read here too
 from mindgames.interrupts import acknowledged, signal_name, stop_on_signals
-from mindgames.learner import Learner, Progress, TrainingResult, planned_of
+from mindgames.learner import (
+    Learner,
+    MeasuresInputs,
+    Progress,
+    TrainingResult,
+    planned_of,
+)
 from mindgames.model import Evaluator, require
 from mindgames.registry import Registry, get_registry
 
@@ -140,8 +147,10 @@ def run(
     config, raw = load_config(config_path)
     seed = config.seed if seed is None else seed
     directory = Path(out) if out is not None else Path("runs") / Path(config_path).stem
-    started = {"config": raw, "seed": seed}
+    started: dict[str, Any] = {"config": raw, "seed": seed}
     game, evaluator, learner, name = build(config, registry, seed, where=str(config_path))
+    if isinstance(learner, MeasuresInputs):  # deterministic: a resume measures the same
+        learner, started["measured"] = learner.measure(game, evaluator, seed)
     with lock_run(directory), stop_on_signals(graceful=True):
         _prepare(directory, started, resume)
         with atomic_write(directory / CONFIG_FILE, "w") as fh:

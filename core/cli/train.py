@@ -24,14 +24,33 @@ from mindgames.training import run
 @click.option("--resume", is_flag=True, help="Continue the run in --out from its checkpoint.")
 @click.option("--json", "as_json", is_flag=True, help="Print each history row as a JSON line.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Print the settings the run would use and where each came from; train nothing.",
+)
 def train(
-    config: str, seed: int | None, out: str | None, resume: bool, as_json: bool, quiet: bool
+    config: str,
+    seed: int | None,
+    out: str | None,
+    resume: bool,
+    as_json: bool,
+    quiet: bool,
+    explain: bool,
 ) -> None:
     """Train the evaluator CONFIG describes; writes DIR/model.npz and DIR/history.jsonl.
 
     On a terminal a progress bar shows the work done, its rate and the time left; --json
     prints the history rows instead (the summary line then goes to standard error).
+    --explain prints each setting with its source (config, default, or measured from the
+    encoding before training) and writes nothing.
     """
+    if explain:
+        from mindgames.explain import explain as settings
+        from mindgames.explain import format_rows
+
+        click.echo(format_rows(settings(config, seed=seed)))
+        return
     with resumable(), HistoryBar("train", quiet or as_json, resume) as bar:
 
         def show(row: dict[str, Any]) -> None:

@@ -456,3 +456,7 @@ class Giveaway(Draughts):
 
     name = "giveaway"
     losing = True
+
+    def material_weights(self) -> dict[str, float]:
+        """Fewer pieces is better: ``eval=material`` counts men and kings negatively."""
+        return {"men_diff": -1.0, "kings_diff": -1.0}

@@ -188,6 +188,6 @@ def test_a_learner_plans_its_work_when_it_has_the_capability():
     assert planned_of(Unplanned()) is None
     td = get_registry().learner("td", {"games": 30}, where="test")
     assert planned_of(td) == ("games", 30)
-    assert capabilities_of(type(td), LEARNER_CAPABILITIES) == ["planned"]
+    assert capabilities_of(type(td), LEARNER_CAPABILITIES) == ["planned", "measures-inputs"]
     described = json.loads(CliRunner().invoke(cli, ["describe", "td", "--json"]).output)
-    assert described["offers"] == ["planned"]
+    assert described["offers"] == ["planned", "measures-inputs"]

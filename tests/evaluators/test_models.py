@@ -209,6 +209,25 @@ def test_material_scale_and_column_weights():
         build_evaluator(registry, game, {"model": "material", "weights": {"queens": 9}})
 
 
+def test_giveaway_material_counts_pieces_against_their_owner():
+    """Give-away declares its material weights (-1): plain ``material`` there prefers fewer
+    pieces, means what the ladder's hand-written weights mean, and config weights still win;
+    the compiled kernel's weights are the same numbers."""
+    registry = get_registry()
+    game = registry.game("giveaway")
+    plain = build_evaluator(registry, game, "material")
+    ladder = build_evaluator(
+        registry, game, {"model": "material", "weights": {"men_diff": -1, "kings_diff": -1}}
+    )
+    ahead = np.array([2.0, 1.0])  # the side to move has more pieces: bad in give-away
+    assert plain.model.value(ahead) < 0
+    assert plain.model.value(ahead) == ladder.model.value(ahead)
+    assert np.array_equal(plain.model.kernels().params, ladder.model.kernels().params)
+    chosen = build_evaluator(registry, game, {"model": "material", "weights": {"men_diff": 1}})
+    assert chosen.model.value(np.array([2.0, 0.0])) > 0
+    assert build_evaluator(registry, registry.game("checkers"), "material").model.value(ahead) > 0
+
+
 def test_material_is_not_trainable_by_td():
     _, evaluator = build("material-kalah")
     with pytest.raises(CapabilityError, match=r"'td' needs a differentiable model.*'material'"):

@@ -50,7 +50,10 @@ def _resume(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple
     if name == "hillclimb":
         learner = _hillclimb().HillClimb(**case["options"])
     else:
-        learner = registry.learner(case["learner"], case["options"], where="test")
+        options = dict(case["options"])
+        if name == "td":  # the step sizes' default decay since issue 39; the run had none
+            options.setdefault("alpha_end_scale", None)
+        learner = registry.learner(case["learner"], options, where="test")
     # the seed of the run, as `train --resume` passes it (supervised splits its data with it)
     result = learner.train(game, evaluator, np.random.default_rng(case["seed"]), workdir=workdir,
                            resume=True)  # fmt: skip
@@ -65,7 +68,7 @@ def test_a_checkpoint_written_before_the_shared_helper_resumes_to_the_same_run(
     result, case = _resume(name, tmp_path, monkeypatch)
     expected = np.load(FIXTURES / name / "expected.npy", allow_pickle=False)
     np.testing.assert_array_equal(result.evaluator.model.get_params(), expected)
-    assert untimed(list(result.history)) == case["history"]
+    assert _unwatched(untimed(list(result.history))) == case["history"]
 
 
 def test_an_old_td_checkpoint_resumes_on_the_compiled_path_to_the_same_run(tmp_path, monkeypatch):
@@ -79,7 +82,12 @@ def test_an_old_td_checkpoint_resumes_on_the_compiled_path_to_the_same_run(tmp_p
     assert _counted.calls > 0  # the compiled path ran
     expected = np.load(FIXTURES / "td" / "expected.npy", allow_pickle=False)
     np.testing.assert_allclose(result.evaluator.model.get_params(), expected, rtol=0, atol=1e-12)
-    assert untimed(list(result.history)) == case["history"]
+    assert _unwatched(untimed(list(result.history))) == case["history"]
+
+
+def _unwatched(rows: list[dict]) -> list[dict]:
+    """History rows without TD's ``saturated`` (issue 39: newer than the fixtures)."""
+    return [{k: v for k, v in row.items() if k != "saturated"} for row in rows]
 
 
 def _counted(function: Any) -> Any:

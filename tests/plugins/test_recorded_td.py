@@ -51,8 +51,12 @@ def run_cases() -> list[dict[str, Any]]:
     for spec, evaluation, options in CASES:
         game = registry.game(spec)
         evaluator = build_evaluator(registry, game, evaluation, seed=3)
+        # the step sizes of the code recorded: 1/fan-in per group, fixed (since issue 39 an
+        # unset alpha is scaled to the inputs, and the step sizes decay to a tenth)
+        groups = evaluator.model.param_groups()  # type: ignore[attr-defined]
+        fixed = {"alpha": [1.0 / g[2] for g in groups], "alpha_end_scale": 1.0}
         learner = registry.learner(
-            "td", {"batch": 1, **options, "checkpoint_every": 0}, where="recorded td"
+            "td", {"batch": 1, **fixed, **options, "checkpoint_every": 0}, where="recorded td"
         )
         with tempfile.TemporaryDirectory() as workdir:
             result = learner.train(game, evaluator, np.random.default_rng(7), workdir=Path(workdir))

@@ -431,8 +431,11 @@ def test_alpha_decays_linearly_to_its_end_scale(registry, tmp_path):
         result = learner.train(game, evaluator, np.random.default_rng(5), workdir=tmp_path)
         return result.history, evaluator.model.get_params()
 
-    rows, fixed = train()
+    rows, fixed = train(alpha_end_scale=None)
     assert "alpha_scale" not in rows[0]
+    rows, default = train()  # decaying to a tenth (issue 39)
+    assert [r["alpha_scale"] for r in rows] == [0.55, 0.1]
+    assert not np.allclose(default, fixed)
     rows, same = train(alpha_end_scale=1.0)
     assert [r["alpha_scale"] for r in rows] == [1.0, 1.0]
     np.testing.assert_array_equal(same, fixed)

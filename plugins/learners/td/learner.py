@@ -3,6 +3,7 @@ the cloning regime's test and copy, checkpoints and resume."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,7 +20,7 @@ from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
 from mindgames.model import DIFFERENTIABLE, Evaluator, as_parametric
 from mindgames.plugins.learners.td import compiled as compiled_td
-from mindgames.plugins.learners.td import selfplay
+from mindgames.plugins.learners.td import scaling, selfplay
 from mindgames.plugins.learners.td.checkpoint import (
     CHECKPOINT,
     copy_evaluator,
@@ -71,11 +72,13 @@ class TDLearner(Learner):
     lam: float = attrs.field(default=0.7, validator=_unit)
     lam_end: float | None = attrs.field(default=None, validator=_optional_unit)
     gamma: float = attrs.field(default=1.0, validator=_unit)
-    #: step size: one for all weights, a list with one per parameter group, or unset (1/fan-in
-    #: per group); typed Any because cattrs cannot structure "float or list" by itself
+    #: step size: one for all weights, a list with one per parameter group, or unset (scaled
+    #: to the encoding's inputs, measured on random games: ``scaling``); typed Any because
+    #: cattrs cannot structure "float or list" by itself
     alpha: Any = attrs.field(default=None, validator=_alpha_check)
-    #: the step sizes decay linearly to this fraction of themselves over training (None: fixed)
-    alpha_end_scale: float | None = attrs.field(default=None, validator=_optional_unit)
+    #: the step sizes decay linearly to this fraction of themselves over training (1.0: fixed;
+    #: the default 0.1 is what every TD example that learned used, docs/learners.md)
+    alpha_end_scale: float | None = attrs.field(default=0.1, validator=_optional_unit)
     momentum: float = attrs.field(default=0.0, validator=[v.ge(0.0), v.lt(1.0)])
     direction_check: bool = True
     #: rewards for the side that won / drew / lost
@@ -121,6 +124,9 @@ class TDLearner(Learner):
     gate_games: int = attrs.field(default=0, validator=v.ge(0))
     gate_score: float = attrs.field(default=0.55, validator=_unit)
     gate_plies: int = attrs.field(default=2, validator=v.ge(0))
+    #: the probe's measurement (``measure``); set by ``mindgames train`` from the run's seed,
+    #: not by configs. None: ``train`` probes with seed 0.
+    measured: dict[str, Any] | None = attrs.field(default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.lockstep > 1 and (self.lookahead is not None or self.regime != "selfplay"):
@@ -138,6 +144,18 @@ class TDLearner(Learner):
     # --- training --------------------------------------------------------------------------
     def planned(self) -> tuple[str, int]:
         return ("games", self.games)
+
+    def measure(self, game: Game, evaluator: Evaluator, seed: int) -> tuple[TDLearner, dict]:
+        """Probe the encoding on random games seeded by ``seed`` (``scaling``): the learner
+        that trains with the measurement, and the measurement with the step sizes it sets
+        (the run's config.json keeps it)."""
+        found = scaling.measure(scaling.probe(game, evaluator, seed), seed)
+        width = evaluator.encoding.width
+        found["init_scale"] = scaling.init_factors(evaluator.model, width, found)
+        if self.alpha is None:
+            found["alpha"] = [float(f"{a:.6g}") for a in scaling.scaled_alpha(
+                evaluator.model, width, found)]  # fmt: skip
+        return attrs.evolve(self, measured=found), found
 
     def train(
         self,
@@ -158,7 +176,12 @@ class TDLearner(Learner):
         model = evaluator.model
         searcher = self._searcher()
         starts = read_starts(game, self.start_positions) if self.start_positions else []
-        alpha = alpha_vector(model, evaluator.encoding.width, self.alpha)
+        found = self.measured
+        if found is None:
+            found = self.measure(game, evaluator, 0)[1]
+        probe = scaling.probe(game, evaluator, int(found["probe_seed"]))
+        alpha = alpha_vector(model, evaluator.encoding.width, self.alpha or found["alpha"])
+        scaling.shrink_init(model, found["init_scale"])  # a resume's checkpoint then sets them
         clone = copy_evaluator(evaluator) if self.regime == "clone" else None
         best = copy_evaluator(evaluator) if self.gate_games else None
         update = TDUpdate(model, alpha, self.lam, self.gamma, self.momentum, self.direction_check)
@@ -171,6 +194,7 @@ class TDLearner(Learner):
         history: list[dict[str, Any]] = list(counters["history"])
         played, clones = int(counters["games"]), int(counters["clones"])
         elapsed = float(counters["elapsed"])
+        warned = False
         while played < self.games:
             begin = time.perf_counter()
             n = min(self.batch, self.games - played)
@@ -187,6 +211,15 @@ class TDLearner(Learner):
             )
             played += n
             row = self._row(game, finals, plies, played, update)
+            row["saturated"] = round(scaling.saturation(evaluator, probe), 4)
+            if row["saturated"] > scaling.WARN_SHARE and not warned:
+                warned = True
+                print(
+                    f"mindgames: warning: td: {row['saturated']:.0%} of the probe positions "
+                    f"valued beyond +-{scaling.SATURATED} after {played} games (step sizes too "
+                    "large for the inputs? docs/learners.md, 'Step sizes')",
+                    file=sys.stderr,
+                )
             if clone is not None:
                 points = selfplay.play_test_games(self, game, evaluator, clone, searcher, rng)
                 copied = sum(points) >= self.clone_points
