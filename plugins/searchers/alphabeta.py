@@ -38,6 +38,7 @@ from mindgames.game import Game, Move, State
 from mindgames.model import Evaluator
 from mindgames.plugins.searchers.alphabeta_compiled import plan as compiled_plan
 from mindgames.plugins.searchers.alphabeta_compiled import search as compiled_search
+from mindgames.plugins.searchers.alphabeta_compiled import whole_game as compiled_game
 from mindgames.plugins.searchers.common import (
     INF,
     MAX_DEPTH,
@@ -128,6 +129,20 @@ class AlphaBeta(SearchOptions):
             c["nodes"], c["leaves"], reached, time.perf_counter() - start, c["moves"]
         )
         return SearchResult(move, value, pv, stats)
+
+    def whole_game(
+        self,
+        game: Game,
+        state: State,
+        evaluators: tuple[Evaluator | None, Evaluator | None],
+        max_plies: int,
+    ) -> tuple[float, int, State] | None:
+        """A whole game of two agents of this searcher in one compiled call (side 0's score,
+        the plies, the final state), or None when it must be played move by move
+        (alphabeta_compiled.whole_game)."""
+        for evaluator in evaluators:
+            need_evaluator(self.name, evaluator, self.null)
+        return compiled_game(self, game, state, evaluators, max_plies)
 
     def _deepen(
         self, engine: _Engine, state: State, kids: Kids

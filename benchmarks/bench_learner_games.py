@@ -1,0 +1,164 @@
+"""Co-evolution's and SHG's games on the compiled path against the Python path, in the same run
+(issue 34, item 2).
+
+Cases (CPU seconds, ``time.process_time``, one process; medians of ``--repeats``; the compile is
+paid once before timing):
+
+* ``coevolution``: one generation of examples/training/checkers-coevolution.toml (15 parents and
+  15 offspring, the example's net, openings, search and move cap) with ``--meetings`` meetings an
+  individual (the example has 10: 600 games; each meeting is two games);
+* ``shg``: a batch of ``--comparisons`` SHG comparisons (two games each, colours swapped) of
+  random 3Ph specimens with examples/training/giveaway-shg.toml's search and move cap
+  (``comparison.compare``, as SHG's tournaments call it).
+
+Paths: ``python`` is ``MINDGAMES_PYTHON_PATH=1`` (everything interpreted, the oracle);
+``searcher_only`` is the learners before issue 34's item 2: the game loop in Python, each search
+compiled; ``compiled`` plays each game in one compiled call (core/gamebatch.py). Every path must
+give the same population (co-evolution) or points (SHG) as the Python path. Prints JSON and
+writes benchmarks/results/learner_games.json, with the load average.
+
+    .venv/bin/python benchmarks/bench_learner_games.py [--repeats 3] [--meetings 1]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse
+import json
+import platform
+import statistics
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mindgames.agent import build_evaluator
+from mindgames.executors import SerialExecutor
+from mindgames.plugins.learners.hg import comparison
+from mindgames.plugins.searchers import alphabeta
+from mindgames.registry import get_registry
+
+ROOT = Path(__file__).resolve().parents[1]
+PATHS = ["python", "searcher_only", "compiled"]
+
+
+def example(name: str) -> dict[str, Any]:
+    with (ROOT / "examples" / "training" / name).open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def on_path(path: str, work: Callable[[], Any]) -> tuple[float, Any]:
+    """``work()`` on ``path``: its CPU seconds and result."""
+    os.environ["MINDGAMES_PYTHON_PATH"] = "1" if path == "python" else "0"
+    whole = alphabeta.compiled_game
+    if path == "searcher_only":  # each game move by move, each search compiled
+        alphabeta.compiled_game = lambda *args: None  # type: ignore[assignment]
+    try:
+        start = time.process_time()
+        result = work()
+        return time.process_time() - start, result
+    finally:
+        alphabeta.compiled_game = whole  # type: ignore[assignment]
+
+
+def coevolution(meetings: int) -> Callable[[], Any]:
+    """One generation of the checkers example: the survivors' weights."""
+    raw = example("checkers-coevolution.toml")
+    options = {k: v for k, v in raw["learner"].items() if k != "name"}
+    options.update(generations=1, games=meetings, workers=1, checkpoint_every=0)
+
+    def work() -> Any:
+        registry = get_registry()
+        game = registry.game(raw["game"])
+        evaluator = build_evaluator(registry, game, raw["eval"], seed=1)
+        learner = registry.learner("coevolution", options, where="bench")
+        with tempfile.TemporaryDirectory() as workdir:
+            result = learner.train(game, evaluator, np.random.default_rng(1), workdir=Path(workdir))
+        return evaluator.model.get_params(), [r["mean_plies"] for r in result.history]
+
+    return work
+
+
+def shg(comparisons: int) -> Callable[[], Any]:
+    """A batch of SHG comparisons of random 3Ph specimens: each pair's points."""
+    raw = example("giveaway-shg.toml")
+    search, max_plies = raw["learner"]["search"], raw["learner"]["max_plies"]
+
+    def work() -> Any:
+        registry = get_registry()
+        game = registry.game(raw["game"])
+        evaluator = build_evaluator(registry, game, raw["eval"], seed=1)
+        size = evaluator.model.get_params().size
+        rng = np.random.default_rng(7)
+        sides = [
+            comparison.side(evaluator, rng.uniform(-1, 1, size), search)
+            for _ in range(2 * comparisons)
+        ]
+        pairs = [(2 * k, 2 * k + 1) for k in range(comparisons)]
+        got = comparison.compare(SerialExecutor(), game.spec(), sides, pairs, 11, max_plies)
+        return [r["points"] for r in got], [r["plies"] for r in got]
+
+    return work
+
+
+def case(work: Callable[[], Any], repeats: int, games: int) -> dict[str, Any]:
+    """Every path ``repeats`` times (alternating); medians and ratios; results checked equal."""
+    on_path("compiled", work)  # the compile (and the caches' first fill)
+    runs: dict[str, list[tuple[float, Any]]] = {p: [] for p in PATHS}
+    for _ in range(repeats):
+        for path in PATHS:
+            runs[path].append(on_path(path, work))
+    oracle = runs["python"][0][1]
+    for path in PATHS:
+        for _, result in runs[path]:
+            for mine, theirs in zip(result, oracle, strict=True):
+                if not np.array_equal(np.asarray(mine), np.asarray(theirs)):
+                    raise SystemExit(f"{path}: another result than the Python path's")
+    cpu = {p: statistics.median(s for s, _ in runs[p]) for p in PATHS}
+    return {
+        "games": games,
+        "cpu_s": {p: round(s, 4) for p, s in cpu.items()},
+        "games_per_cpu_s": {p: round(games / s, 2) for p, s in cpu.items()},
+        "ratio_to_python": {p: round(cpu["python"] / s, 2) for p, s in cpu.items()},
+        "ratio_to_searcher_only": round(cpu["searcher_only"] / cpu["compiled"], 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--meetings", type=int, default=1)
+    parser.add_argument("--comparisons", type=int, default=10)
+    args = parser.parse_args()
+    load_before = os.getloadavg()
+    results = {
+        "coevolution": case(coevolution(args.meetings), args.repeats, 60 * args.meetings),
+        "shg": case(shg(args.comparisons), args.repeats, 2 * args.comparisons),
+    }
+    report = {
+        "benchmark": "learner_games",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "load_average": {"before": load_before, "after": os.getloadavg()},
+        "repeats": args.repeats,
+        "meetings": args.meetings,
+        "comparisons": args.comparisons,
+        "cases": results,
+    }
+    text = json.dumps(report, indent=1)
+    print(text)
+    out = ROOT / "benchmarks" / "results" / "learner_games.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
