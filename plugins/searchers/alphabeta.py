@@ -38,6 +38,7 @@ from mindgames.game import Game, Move, State
 from mindgames.model import Evaluator
 from mindgames.plugins.searchers.alphabeta_compiled import plan as compiled_plan
 from mindgames.plugins.searchers.alphabeta_compiled import search as compiled_search
+from mindgames.plugins.searchers.alphabeta_compiled import search_values as compiled_values
 from mindgames.plugins.searchers.alphabeta_compiled import whole_game as compiled_game
 from mindgames.plugins.searchers.common import (
     INF,
@@ -143,6 +144,15 @@ class AlphaBeta(SearchOptions):
         for evaluator in evaluators:
             need_evaluator(self.name, evaluator, self.null)
         return compiled_game(self, game, state, evaluators, max_plies)
+
+    def search_values(
+        self, game: Game, states: list[State], evaluator: Evaluator | None
+    ) -> list[float] | None:
+        """``search(...).value`` of each unfinished position of ``states`` in one compiled call,
+        or None when the positions must be searched one by one
+        (alphabeta_compiled.search_values)."""
+        need_evaluator(self.name, evaluator, self.null)
+        return compiled_values(self, game, states, evaluator)
 
     def _deepen(
         self, engine: _Engine, state: State, kids: Kids

@@ -683,10 +683,11 @@ FIRST_SLOTS = 1 << 10
 
 @hot
 def move_of(row, n, last, budgets, s, perm, scored_v, scored_i, scored_pv, scored_len, saved,
-            saved_v, saved_pv):  # fmt: skip
+            saved_v, saved_pv, value):  # fmt: skip
     """The child index the Python search (alphabeta_compiled.search without random ties or a
-    clock) chooses at ``row`` with ``n`` children: a fresh table and counters, one ``deepen``
-    from depth 1 to ``last``; -1 when a position has more moves than the buffers."""
+    clock) chooses at ``row`` with ``n`` children, its value in ``value[0]``: a fresh table and
+    counters, one ``deepen`` from depth 1 to ``last``; -1 when a position has more moves than
+    the buffers."""
     c, tgen = s[7], s[11]
     c[:] = 0
     tgen[GEN] += 1  # a new generation: every slot is empty (alphabeta_compiled._table)
@@ -700,9 +701,11 @@ def move_of(row, n, last, budgets, s, perm, scored_v, scored_i, scored_pv, score
     if c[OVERFLOW]:
         return -1
     if c[STOP] and saved[SAVED_DEPTH]:  # stopped: the last completed iteration's move
+        value[0] = saved_v[0]
         return saved[SAVED_INDEX]
     count = saved[SAVED_COUNT]
     if count == 0:
+        value[0] = 0.0
         return p[0]
     best = -INF
     k = 0
@@ -710,6 +713,7 @@ def move_of(row, n, last, budgets, s, perm, scored_v, scored_i, scored_pv, score
         if scored_v[q] > best:
             best = scored_v[q]
             k = q
+    value[0] = best
     return scored_i[k]
 
 
@@ -731,10 +735,10 @@ def play(row, max_plies, last, budgets, s0, s1, kids, kmoves, perm, scored_v, sc
             return -1
         if g_to_move(gp, row) == 0:
             i = move_of(row, n, last, budgets, s0, perm, scored_v, scored_i, scored_pv,
-                        scored_len, saved, saved_v, saved_pv)  # fmt: skip
+                        scored_len, saved, saved_v, saved_pv, out)  # fmt: skip
         else:
             i = move_of(row, n, last, budgets, s1, perm, scored_v, scored_i, scored_pv,
-                        scored_len, saved, saved_v, saved_pv)  # fmt: skip
+                        scored_len, saved, saved_v, saved_pv, out)  # fmt: skip
         if i < 0:
             return -1
         for q in range(row.shape[0]):  # a loop: a slice copy may allocate
@@ -744,3 +748,22 @@ def play(row, max_plies, last, budgets, s0, s1, kids, kmoves, perm, scored_v, sc
     first = r if g_to_move(gp, row) == 0 else -r
     out[0] = (first + 1.0) / 2.0
     return plies
+
+
+@hot
+def values(rows, last, budgets, s, kids, kmoves, perm, scored_v, scored_i, scored_pv,
+           scored_len, saved, saved_v, saved_pv, out):  # fmt: skip
+    """The search value (``move_of``'s) of each unfinished position of ``rows`` into ``out``, as
+    many Python searches would give them; returns the row that overflowed the buffers, or -1."""
+    gp = s[0]
+    value = saved_v[1:2]
+    for r in range(rows.shape[0]):
+        n = g_children(gp, rows[r], kids, kmoves)
+        if n <= 0:
+            return r
+        i = move_of(rows[r], n, last, budgets, s, perm, scored_v, scored_i, scored_pv,
+                    scored_len, saved, saved_v, saved_pv, value)  # fmt: skip
+        if i < 0:
+            return r
+        out[r] = value[0]
+    return -1
