@@ -1,23 +1,28 @@
-"""Co-evolution's and SHG's games on the compiled path against the Python path, in the same run
-(issue 34, item 2).
+"""Co-evolution's and SHG's games and labelling by search on the compiled path against the Python
+path, in the same run (issue 34, items 2 and 3).
 
-Cases (CPU seconds, ``time.process_time``, one process; medians of ``--repeats``; the compile is
-paid once before timing):
+Cases (CPU seconds, ``time.process_time``, one process; medians of ``--repeats``; ``items`` are
+games or positions; the compile is paid once before timing):
 
 * ``coevolution``: one generation of examples/training/checkers-coevolution.toml (15 parents and
   15 offspring, the example's net, openings, search and move cap) with ``--meetings`` meetings an
   individual (the example has 10: 600 games; each meeting is two games);
 * ``shg``: a batch of ``--comparisons`` SHG comparisons (two games each, colours swapped) of
   random 3Ph specimens with examples/training/giveaway-shg.toml's search and move cap
-  (``comparison.compare``, as SHG's tournaments call it).
+  (``comparison.compare``, as SHG's tournaments call it);
+* ``labelling``: ``--positions`` checkers positions of random playouts (plies 20-60) labelled by
+  ``endgame:depth=8`` in chunks of 32 (``labelling.label_chunk``, as ``data label`` and HG's and
+  Layered Learning's stages run it).
 
 Paths: ``python`` is ``MINDGAMES_PYTHON_PATH=1`` (everything interpreted, the oracle);
-``searcher_only`` is the learners before issue 34's item 2: the game loop in Python, each search
-compiled; ``compiled`` plays each game in one compiled call (core/gamebatch.py). Every path must
-give the same population (co-evolution) or points (SHG) as the Python path. Prints JSON and
+``searcher_only`` is the learners before issue 34's items 2 and 3: the game loop (the chunk's
+loop) in Python, each search compiled; ``compiled`` plays each game in one compiled call
+(core/gamebatch.py) and labels a chunk in one (``search_values``). Every path must give the same
+population (co-evolution), points (SHG) or labels as the Python path. Prints JSON and
 writes benchmarks/results/learner_games.json, with the load average.
 
-    .venv/bin/python benchmarks/bench_learner_games.py [--repeats 3] [--meetings 1]
+    .venv/bin/python benchmarks/bench_learner_games.py [--repeats 3] [--meetings 1] \
+        [--comparisons 10] [--positions 1000]
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ import numpy as np
 
 from mindgames.agent import build_evaluator
 from mindgames.executors import SerialExecutor
+from mindgames.labelling import Labeller, label_chunk
+from mindgames.playouts import generate
 from mindgames.plugins.learners.hg import comparison
 from mindgames.plugins.searchers import alphabeta
 from mindgames.registry import get_registry
@@ -57,15 +64,17 @@ def example(name: str) -> dict[str, Any]:
 def on_path(path: str, work: Callable[[], Any]) -> tuple[float, Any]:
     """``work()`` on ``path``: its CPU seconds and result."""
     os.environ["MINDGAMES_PYTHON_PATH"] = "1" if path == "python" else "0"
-    whole = alphabeta.compiled_game
-    if path == "searcher_only":  # each game move by move, each search compiled
+    whole, values = alphabeta.compiled_game, alphabeta.compiled_values
+    if path == "searcher_only":  # each game move by move, each position alone, searches compiled
         alphabeta.compiled_game = lambda *args: None  # type: ignore[assignment]
+        alphabeta.compiled_values = lambda *args: None  # type: ignore[assignment]
     try:
         start = time.process_time()
         result = work()
         return time.process_time() - start, result
     finally:
         alphabeta.compiled_game = whole  # type: ignore[assignment]
+        alphabeta.compiled_values = values  # type: ignore[assignment]
 
 
 def coevolution(meetings: int) -> Callable[[], Any]:
@@ -108,7 +117,23 @@ def shg(comparisons: int) -> Callable[[], Any]:
     return work
 
 
-def case(work: Callable[[], Any], repeats: int, games: int) -> dict[str, Any]:
+def labelling(positions: int) -> Callable[[], Any]:
+    """``positions`` checkers positions labelled by ``endgame:depth=8``: the labels."""
+    registry = get_registry()
+    data = generate(registry.game("checkers"), 20, 60, positions, np.random.default_rng(8))
+    items = [(i, str(text)) for i, text in enumerate(data.positions)]
+    spec = Labeller("search", "checkers", "endgame:depth=8", seed=1).as_dict()
+
+    def work() -> Any:
+        labels = []
+        for k in range(0, len(items), 32):
+            labels += [r["label"] for r in label_chunk(spec, items[k : k + 32])]
+        return (labels,)
+
+    return work
+
+
+def case(work: Callable[[], Any], repeats: int, items: int) -> dict[str, Any]:
     """Every path ``repeats`` times (alternating); medians and ratios; results checked equal."""
     on_path("compiled", work)  # the compile (and the caches' first fill)
     runs: dict[str, list[tuple[float, Any]]] = {p: [] for p in PATHS}
@@ -123,9 +148,9 @@ def case(work: Callable[[], Any], repeats: int, games: int) -> dict[str, Any]:
                     raise SystemExit(f"{path}: another result than the Python path's")
     cpu = {p: statistics.median(s for s, _ in runs[p]) for p in PATHS}
     return {
-        "games": games,
+        "items": items,
         "cpu_s": {p: round(s, 4) for p, s in cpu.items()},
-        "games_per_cpu_s": {p: round(games / s, 2) for p, s in cpu.items()},
+        "items_per_cpu_s": {p: round(items / s, 2) for p, s in cpu.items()},
         "ratio_to_python": {p: round(cpu["python"] / s, 2) for p, s in cpu.items()},
         "ratio_to_searcher_only": round(cpu["searcher_only"] / cpu["compiled"], 2),
     }
@@ -136,11 +161,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--meetings", type=int, default=1)
     parser.add_argument("--comparisons", type=int, default=10)
+    parser.add_argument("--positions", type=int, default=1000)
     args = parser.parse_args()
     load_before = os.getloadavg()
     results = {
         "coevolution": case(coevolution(args.meetings), args.repeats, 60 * args.meetings),
         "shg": case(shg(args.comparisons), args.repeats, 2 * args.comparisons),
+        "labelling": case(labelling(args.positions), args.repeats, args.positions),
     }
     report = {
         "benchmark": "learner_games",
@@ -151,6 +178,7 @@ def main() -> None:
         "repeats": args.repeats,
         "meetings": args.meetings,
         "comparisons": args.comparisons,
+        "positions": args.positions,
         "cases": results,
     }
     text = json.dumps(report, indent=1)
