@@ -18,11 +18,12 @@ Paths: ``python`` is ``MINDGAMES_PYTHON_PATH=1`` (everything interpreted, the or
 ``searcher_only`` is the learners before issue 34's items 2 and 3: the game loop (the chunk's
 loop) in Python, each search compiled; ``compiled`` plays each game in one compiled call
 (core/gamebatch.py) and labels a chunk in one (``search_values``). Every path must give the same
-population (co-evolution), points (SHG) or labels as the Python path. Prints JSON and
-writes benchmarks/results/learner_games.json, with the load average.
+population (co-evolution), points (SHG) or labels as the Python path. Prints JSON and writes
+benchmarks/results/learner_games.json (``learner_games_CASE...json`` for some of the cases),
+with the load average.
 
     .venv/bin/python benchmarks/bench_learner_games.py [--repeats 3] [--meetings 1] \
-        [--comparisons 10] [--positions 1000]
+        [--comparisons 10] [--positions 1000] [--cases coevolution shg labelling]
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from mindgames.registry import get_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 PATHS = ["python", "searcher_only", "compiled"]
+CASES = ("coevolution", "shg", "labelling")
 
 
 def example(name: str) -> dict[str, Any]:
@@ -133,7 +135,7 @@ def labelling(positions: int) -> Callable[[], Any]:
     return work
 
 
-def case(work: Callable[[], Any], repeats: int, items: int) -> dict[str, Any]:
+def case(work: Callable[[], Any], items: int, repeats: int) -> dict[str, Any]:
     """Every path ``repeats`` times (alternating); medians and ratios; results checked equal."""
     on_path("compiled", work)  # the compile (and the caches' first fill)
     runs: dict[str, list[tuple[float, Any]]] = {p: [] for p in PATHS}
@@ -162,13 +164,15 @@ def main() -> None:
     parser.add_argument("--meetings", type=int, default=1)
     parser.add_argument("--comparisons", type=int, default=10)
     parser.add_argument("--positions", type=int, default=1000)
+    parser.add_argument("--cases", nargs="+", default=list(CASES), choices=CASES)
     args = parser.parse_args()
     load_before = os.getloadavg()
-    results = {
-        "coevolution": case(coevolution(args.meetings), args.repeats, 60 * args.meetings),
-        "shg": case(shg(args.comparisons), args.repeats, 2 * args.comparisons),
-        "labelling": case(labelling(args.positions), args.repeats, args.positions),
+    made = {
+        "coevolution": lambda: (coevolution(args.meetings), 60 * args.meetings),
+        "shg": lambda: (shg(args.comparisons), 2 * args.comparisons),
+        "labelling": lambda: (labelling(args.positions), args.positions),
     }
+    results = {name: case(*made[name](), args.repeats) for name in args.cases}
     report = {
         "benchmark": "learner_games",
         "python": platform.python_version(),
@@ -183,7 +187,12 @@ def main() -> None:
     }
     text = json.dumps(report, indent=1)
     print(text)
-    out = ROOT / "benchmarks" / "results" / "learner_games.json"
+    name = (
+        "learner_games"
+        if len(args.cases) == len(CASES)
+        else "_".join(["learner_games", *args.cases])
+    )
+    out = ROOT / "benchmarks" / "results" / f"{name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text + "\n", encoding="utf-8")
 
