@@ -12,10 +12,12 @@ Labels are values in [-1, 1] for the side to move (docs/learners.md, "Data sets"
   ``clip(m / scale, -1, 1)``.
 
 Work is split into pure chunk tasks (plain data in, labels out) run on any executor through
-the pump (``executors.ordered``). Each finished chunk, in order, is appended to a journal
-beside the output (``OUT.journal.jsonl``) and flushed, so a killed run resumes with
-``resume=True`` and labels each position exactly once; the labelled data set is written
-atomically at the end and the journal removed.
+the pump (``executors.ordered``); a chunk's searches are one compiled call when the searcher
+can (``search_values``: alpha-beta without random choices or a clock, kernels for the game and
+the evaluator), with the values of the searches one by one. Each finished chunk, in order, is
+appended to a journal beside the output (``OUT.journal.jsonl``) and flushed, so a killed run
+resumes with ``resume=True`` and labels each position exactly once; the labelled data set is
+written atomically at the end and the journal removed.
 """
 
 from __future__ import annotations
@@ -104,21 +106,39 @@ def label_chunk(
     """
     spec = Labeller(**labeller)
     game, agent = _built(registry or get_registry(), spec)
+    states = [game.parse_position(text) for _, text in items]
+    searched = _searched(game, agent, states) if spec.kind == "search" else {}
     out = []
-    for index, text in items:
-        state = game.parse_position(text)
+    for (index, _), state in zip(items, states, strict=True):
         if spec.kind == "solve":
             solver = require(game, Solvable, what="labeller 'solve'")
             value = float(solver.solve(state))
             label = margin_label(value, spec.scale, spec.squash)
         elif game.is_terminal(state):
             value = label = float(game.returns(state)[game.to_move(state)])
+        elif searched:
+            value = searched[id(state)]
+            label = search_label(value)
         else:
             rng = np.random.default_rng([spec.seed, index])
             value = float(agent.choose(game, state, rng).value)
             label = search_label(value)
         out.append({"index": int(index), "label": label, "value": value})
     return out
+
+
+def _searched(game: Any, agent: Any, states: list[Any]) -> dict[int, float]:
+    """The agent's search values of the unfinished ``states`` (by ``id``) in one call, when its
+    searcher can give them so (``search_values``: compiled, no random choice); else empty. Such
+    a search draws nothing from its generator, so the values are the ones search by search."""
+    batch = getattr(agent.searcher, "search_values", None)
+    todo = [state for state in states if not game.is_terminal(state)]
+    if batch is None or not todo:
+        return {}
+    got = batch(game, todo, agent.evaluator)
+    if got is None:
+        return {}
+    return {id(state): float(v) for state, v in zip(todo, got, strict=True)}
 
 
 def journal_path(out: str | Path) -> Path:

@@ -260,7 +260,8 @@ def cached(registry: Registry, key: tuple[Any, ...], build: Any) -> Any:
     return _cache[k]
 
 
-def _agent(registry: Registry, game: Game, task: GameTask, name: str, spec: Any) -> Agent:
+def task_agent(registry: Registry, game: Game, task: GameTask, name: str, spec: Any) -> Agent:
+    """The agent of one side of ``task`` (a spec's built once per worker, a Player's each time)."""
     if isinstance(spec, Player):
         return spec.agent(registry, game, name)
     return cached(
@@ -275,8 +276,8 @@ def play_task(task: Mapping[str, Any], registry: Registry | None = None) -> Game
     t = GameTask.from_dict(task)
     reg = registry or get_registry()
     game = cached(reg, ("game", t.game), lambda: reg.game(t.game))
-    first = _agent(reg, game, t, t.first, t.first_spec)
-    second = _agent(reg, game, t, t.second, t.second_spec)
+    first = task_agent(reg, game, t, t.first, t.first_spec)
+    second = task_agent(reg, game, t, t.second, t.second_spec)
     return play_game(game, first, second, t)
 
 

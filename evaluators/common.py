@@ -17,7 +17,7 @@ SQUASHES = ("none", "tanh", "soft")
 #: the module of the built-in models' compiled values, and each kind's code in it (``meta[0]``;
 #: evaluators/kernels.py; imported only by a compiled search, so numba stays out of the rest)
 KERNELS = "mindgames.evaluators.kernels"
-MATERIAL_CODE, LINEAR_CODE, MLP_CODE = 1, 2, 3
+MATERIAL_CODE, LINEAR_CODE, MLP_CODE, PHASED_CODE = 1, 2, 3, 4
 
 
 def squash(kind: str, a: float) -> float:

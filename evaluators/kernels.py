@@ -8,7 +8,11 @@ writes (evaluators/linear.py, mlp.py, material.py):
 * linear ``[LINEAR, n, output, bias, k, index...]`` (k columns picked when k > 0), params
   ``[w..., b]``: squash(w . x + b), output 0 clip, 1 tanh, 2 soft;
 * mlp ``[MLP, inputs, layers, sigmoid, direct, input_sum, h1, ..., hk]``, params the flat vector
-  of evaluators/mlp.py (masked-out weights are stored as zeros, so a dense product is exact).
+  of evaluators/mlp.py (masked-out weights are stored as zeros, so a dense product is exact);
+* phased ``[PHASED, output, components, weights]`` then per component ``[columns, conditions,
+  and, negate, column..., condition column...]``, params ``[w..., scale, (lo, hi)...]`` (the
+  conditions' bounds, infinite when open): the first component that holds gives
+  squash(scale * w . x[columns]), none: 0.
 
 Sums run left to right as the models' pure-Python paths do (material and linear: the same bits;
 the mlp's numpy products sum in another order, so its values agree within 1e-12).
@@ -21,9 +25,9 @@ import math
 import numpy as np
 
 from mindgames.compiled.hot import allocating, hot, stack_empty
-from mindgames.evaluators.common import LINEAR_CODE, MATERIAL_CODE, MLP_CODE
+from mindgames.evaluators.common import LINEAR_CODE, MATERIAL_CODE, MLP_CODE, PHASED_CODE
 
-MATERIAL, LINEAR, MLP = MATERIAL_CODE, LINEAR_CODE, MLP_CODE
+MATERIAL, LINEAR, MLP, PHASED = MATERIAL_CODE, LINEAR_CODE, MLP_CODE, PHASED_CODE
 
 #: the widest layer (or input) whose activations live on the stack (wider ones on the heap)
 STACK_UNITS = 512
@@ -124,6 +128,39 @@ def _mlp(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
     return _mlp_into(meta, params, x, h, z)
 
 
+@hot
+def _phased(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
+    """phased's value: the first component whose condition holds (evaluators/phased.py)."""
+    output, components, weights = meta[1], meta[2], meta[3]
+    at = 4  # the component's header in ``meta``
+    w = 0  # its first weight in ``params``
+    bound = weights + 1  # its first condition's bounds in ``params``
+    for _ in range(components):
+        cols, conds, conj, negate = meta[at], meta[at + 1], meta[at + 2], meta[at + 3]
+        holds = True
+        if conds > 0:
+            holds = conj == 1
+            for k in range(conds):
+                v = x[meta[at + 4 + cols + k]]
+                inside = params[bound + 2 * k] <= v <= params[bound + 2 * k + 1]
+                if conj == 1 and not inside:
+                    holds = False
+                    break
+                if conj == 0 and inside:
+                    holds = True
+                    break
+            holds = holds != (negate == 1)
+        if holds:
+            a = 0.0
+            for j in range(cols):
+                a += params[w + j] * x[meta[at + 4 + j]]
+            return squash(output, params[weights] * a)
+        at += 4 + cols + conds
+        w += cols
+        bound += 2 * conds
+    return 0.0
+
+
 @hot(inline="always")
 def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, progress: int) -> float:
     """The model's value of the encoded position ``x`` (``progress``: plies, for staged kinds).
@@ -139,4 +176,6 @@ def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, progress: int) ->
         return s / (1.0 + abs(s))
     if kind == LINEAR:
         return _linear(meta, params, x)
+    if kind == PHASED:
+        return _phased(meta, params, x)
     return _mlp(meta, params, x)

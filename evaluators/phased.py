@@ -33,6 +33,8 @@ import numpy as np
 
 from mindgames.errors import ConfigError
 from mindgames.evaluators.common import (
+    KERNELS,
+    PHASED_CODE,
     check_squash,
     column_indices,
     float_array,
@@ -40,6 +42,7 @@ from mindgames.evaluators.common import (
     squash_batch,
     uniform_range,
 )
+from mindgames.kernels import ModelKernels
 from mindgames.model import PARAMETRIC, Model
 
 INF = float("inf")
@@ -239,6 +242,18 @@ class Phased(Model):
             left &= ~take
             start += c.size
         return squash_batch(self.output, self.scale * a)
+
+    def kernels(self) -> ModelKernels:
+        """The compiled path's description (evaluators/kernels.py): the components' columns and
+        conditions as integers, the weights, the scale and the bounds as floats."""
+        output = {"none": 0, "tanh": 1, "soft": 2}[self.output]
+        meta = [PHASED_CODE, output, len(self._comps), self._p.size]
+        bounds: list[float] = []
+        for c in self._comps:
+            meta += [c.size, len(c.cond), int(c.conj), int(c.negate), *c.cols, *c.cond_index]
+            bounds += [v for pair in zip(c.lo, c.hi, strict=True) for v in pair]
+        params = np.concatenate([self._p, [self.scale], bounds])
+        return ModelKernels(KERNELS, np.array(meta, dtype=np.int64), params)
 
     # --- capabilities ----------------------------------------------------------------------
     def get_params(self) -> np.ndarray:

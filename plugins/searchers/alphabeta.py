@@ -38,6 +38,8 @@ from mindgames.game import Game, Move, State
 from mindgames.model import Evaluator
 from mindgames.plugins.searchers.alphabeta_compiled import plan as compiled_plan
 from mindgames.plugins.searchers.alphabeta_compiled import search as compiled_search
+from mindgames.plugins.searchers.alphabeta_compiled import search_values as compiled_values
+from mindgames.plugins.searchers.alphabeta_compiled import whole_game as compiled_game
 from mindgames.plugins.searchers.common import (
     INF,
     MAX_DEPTH,
@@ -128,6 +130,29 @@ class AlphaBeta(SearchOptions):
             c["nodes"], c["leaves"], reached, time.perf_counter() - start, c["moves"]
         )
         return SearchResult(move, value, pv, stats)
+
+    def whole_game(
+        self,
+        game: Game,
+        state: State,
+        evaluators: tuple[Evaluator | None, Evaluator | None],
+        max_plies: int,
+    ) -> tuple[float, int, State] | None:
+        """A whole game of two agents of this searcher in one compiled call (side 0's score,
+        the plies, the final state), or None when it must be played move by move
+        (alphabeta_compiled.whole_game)."""
+        for evaluator in evaluators:
+            need_evaluator(self.name, evaluator, self.null)
+        return compiled_game(self, game, state, evaluators, max_plies)
+
+    def search_values(
+        self, game: Game, states: list[State], evaluator: Evaluator | None
+    ) -> list[float] | None:
+        """``search(...).value`` of each unfinished position of ``states`` in one compiled call,
+        or None when the positions must be searched one by one
+        (alphabeta_compiled.search_values)."""
+        need_evaluator(self.name, evaluator, self.null)
+        return compiled_values(self, game, states, evaluator)
 
     def _deepen(
         self, engine: _Engine, state: State, kids: Kids

@@ -426,3 +426,96 @@ def greedy_values(
             f"max_children={gk.max_children}"
         )
     return values[:n].tolist()
+
+
+def whole_game(
+    o: AlphaBeta,
+    game: Game,
+    state: State,
+    evaluators: tuple[Evaluator | None, Evaluator | None],
+    max_plies: int,
+) -> tuple[float, int, State] | None:
+    """A whole game from ``state`` between ``evaluators`` (side 0's, side 1's), each move this
+    searcher's, in one compiled call (alphabeta_kernel.play): side 0's score (0.5 when cut at
+    ``max_plies``), the plies and the final state, as ``match.play_game`` would give with two
+    agents of this searcher. None when the game must be played move by move: a random choice
+    (``random_ties``, ``random_order``), a clock, or a side without kernels."""
+    if not _unattended(o):
+        return None
+    p0, p1 = plan(o, game, evaluators[0]), plan(o, game, evaluators[1])
+    if p0 is None or p1 is None:
+        return None
+    if (p0.model is None) != (p1.model is None) or (
+        p0.model is not None and p1.model is not None and p0.model.module != p1.model.module
+    ):
+        return None
+    kernel = _kernel_module(p0)
+    gk = p0.game
+    last = o.max_depth()
+    size = last + o.extension_budget(last) + 4
+    table = _table()
+    s0 = _Buffers(p0, o, size, game.turns_alternate, table, np.zeros(1, np.int64)).arrays(p0)
+    s1 = _Buffers(p1, o, size, game.turns_alternate, table, np.zeros(1, np.int64)).arrays(p1)
+    row = np.array(gk.to_row(state), dtype=np.int64)
+    out = np.zeros(1)
+    with paused_gc():
+        plies = kernel.play(row, max_plies, last, _budgets(o), s0, s1, *_choice(gk, size), out)
+    if plies < 0:
+        _overflow(game, gk)
+    return float(out[0]), int(plies), gk.from_row(row)
+
+
+def _unattended(o: AlphaBeta) -> bool:
+    """Whether a search needs nothing from Python between its iterations: no random choice
+    (``random_ties``, ``random_order``) and no clock."""
+    return not (o.random_ties or o.random_order or o.time is not None)
+
+
+def _budgets(o: AlphaBeta) -> np.ndarray:
+    """The extension budget of each depth of the deepening."""
+    return np.array([o.extension_budget(d) for d in range(o.max_depth() + 1)], dtype=np.int64)
+
+
+def _choice(gk: GameKernels, size: int) -> tuple[np.ndarray, ...]:
+    """The arrays of ``alphabeta_kernel.move_of`` and its callers: the position's children and
+    their codes, the root's order, what the iterations scored and saved."""
+    room = gk.max_children
+    return (
+        np.empty((room, gk.width), np.int64), np.empty(room, np.int64),
+        np.zeros(room, np.int64), np.zeros(room), np.zeros(room, np.int64),
+        np.zeros((room, size + 1), np.int64), np.zeros(room, np.int64),
+        np.zeros(4, np.int64), np.zeros(2), np.zeros(size + 1, np.int64),
+    )  # fmt: skip
+
+
+def _overflow(game: Game, gk: GameKernels) -> None:
+    raise MindgamesError(
+        f"game {game.spec()!r}: a position has more moves than its kernels' bound "
+        f"max_children={gk.max_children} (or its kernels disagree with its rules: "
+        "check-game compares them)"
+    )
+
+
+def search_values(
+    o: AlphaBeta, game: Game, states: list[State], evaluator: Evaluator | None
+) -> list[float] | None:
+    """The value of this search at each unfinished position of ``states`` (what ``search``
+    returns as ``SearchResult.value``), all in one compiled call (alphabeta_kernel.values);
+    None when a search needs Python between its iterations or a side has no kernels."""
+    p = plan(o, game, evaluator) if _unattended(o) else None
+    if p is None:
+        return None
+    kernel = _kernel_module(p)
+    gk = p.game
+    last = o.max_depth()
+    size = last + o.extension_budget(last) + 4
+    s = _Buffers(p, o, size, game.turns_alternate, _table(), np.zeros(1, np.int64)).arrays(p)
+    rows = np.zeros((len(states), gk.width), dtype=np.int64)
+    for r, state in enumerate(states):
+        rows[r] = gk.to_row(state)
+    out = np.zeros(len(states))
+    with paused_gc():
+        bad = kernel.values(rows, last, _budgets(o), s, *_choice(gk, size), out)
+    if bad >= 0:
+        _overflow(game, gk)
+    return out.tolist()

@@ -675,3 +675,95 @@ def greedy(rootrow, s, values):
             v = evaluate(gp, child, ev, eopts, x, mmeta, mparams)
         values[i] = -v if g_to_move(gp, child) != side else v
     return n
+
+
+#: the slots a search starts with (alphabeta_compiled.FIRST_SLOTS)
+FIRST_SLOTS = 1 << 10
+
+
+@hot
+def move_of(row, n, last, budgets, s, perm, scored_v, scored_i, scored_pv, scored_len, saved,
+            saved_v, saved_pv, value):  # fmt: skip
+    """The child index the Python search (alphabeta_compiled.search without random ties or a
+    clock) chooses at ``row`` with ``n`` children, its value in ``value[0]``: a fresh table and
+    counters, one ``deepen`` from depth 1 to ``last``; -1 when a position has more moves than
+    the buffers."""
+    c, tgen = s[7], s[11]
+    c[:] = 0
+    tgen[GEN] += 1  # a new generation: every slot is empty (alphabeta_compiled._table)
+    tgen[COUNT] = 0
+    tgen[MASK] = FIRST_SLOTS - 1
+    p = perm[:n]
+    for q in range(n):
+        p[q] = q
+    deepen(row, p, 1, last, budgets, 0.0, s, scored_v, scored_i, scored_pv, scored_len,
+           saved, saved_v, saved_pv)  # fmt: skip
+    if c[OVERFLOW]:
+        return -1
+    if c[STOP] and saved[SAVED_DEPTH]:  # stopped: the last completed iteration's move
+        value[0] = saved_v[0]
+        return saved[SAVED_INDEX]
+    count = saved[SAVED_COUNT]
+    if count == 0:
+        value[0] = 0.0
+        return p[0]
+    best = -INF
+    k = 0
+    for q in range(count):  # the first best (a stopped iteration's best so far)
+        if scored_v[q] > best:
+            best = scored_v[q]
+            k = q
+    value[0] = best
+    return scored_i[k]
+
+
+@hot
+def play(row, max_plies, last, budgets, s0, s1, kids, kmoves, perm, scored_v, scored_i,
+         scored_pv, scored_len, saved, saved_v, saved_pv, out):  # fmt: skip
+    """One whole game from ``row`` (played in place) between the evaluators of ``s0`` (side 0)
+    and ``s1`` (side 1), each move ``move_of``'s: ``match.play_game`` with two alpha-beta agents.
+    Writes side 0's score (1, 0.5 or 0; 0.5 when cut at ``max_plies``) into ``out[0]`` and
+    returns the plies played, or -1 when a position overflowed the buffers."""
+    gp = s0[0]
+    plies = 0
+    while not g_is_terminal(gp, row):
+        if plies >= max_plies:
+            out[0] = 0.5
+            return plies
+        n = g_children(gp, row, kids, kmoves)
+        if n <= 0:
+            return -1
+        if g_to_move(gp, row) == 0:
+            i = move_of(row, n, last, budgets, s0, perm, scored_v, scored_i, scored_pv,
+                        scored_len, saved, saved_v, saved_pv, out)  # fmt: skip
+        else:
+            i = move_of(row, n, last, budgets, s1, perm, scored_v, scored_i, scored_pv,
+                        scored_len, saved, saved_v, saved_pv, out)  # fmt: skip
+        if i < 0:
+            return -1
+        for q in range(row.shape[0]):  # a loop: a slice copy may allocate
+            row[q] = kids[i, q]
+        plies += 1
+    r = g_result(gp, row)
+    first = r if g_to_move(gp, row) == 0 else -r
+    out[0] = (first + 1.0) / 2.0
+    return plies
+
+
+@hot
+def values(rows, last, budgets, s, kids, kmoves, perm, scored_v, scored_i, scored_pv,
+           scored_len, saved, saved_v, saved_pv, out):  # fmt: skip
+    """The search value (``move_of``'s) of each unfinished position of ``rows`` into ``out``, as
+    many Python searches would give them; returns the row that overflowed the buffers, or -1."""
+    gp = s[0]
+    value = saved_v[1:2]
+    for r in range(rows.shape[0]):
+        n = g_children(gp, rows[r], kids, kmoves)
+        if n <= 0:
+            return r
+        i = move_of(rows[r], n, last, budgets, s, perm, scored_v, scored_i, scored_pv,
+                    scored_len, saved, saved_v, saved_pv, value)  # fmt: skip
+        if i < 0:
+            return r
+        out[r] = value[0]
+    return -1

@@ -11,6 +11,20 @@ from mindgames.agent import build_agent
 from mindgames.registry import get_registry
 
 MLP = {"model": "mlp", "encoding": "raw32", "hidden": [6], "seed": 2}
+#: a hand-written phased model: a negated conjunction, a disjunction, an else; open bounds
+PHASED = {
+    "model": "phased",
+    "encoding": "kalah14",
+    "output": "none",
+    "seed": 3,
+    "components": [
+        {"columns": ["my_store", "my_pit1"], "op": "and", "negate": True,
+         "when": [{"column": "my_store", "hi": 10}, {"column": "my_pit2", "lo": 1.5}]},
+        {"columns": ["their_store"], "op": "or",
+         "when": [{"column": "their_pit1", "lo": 4}, {"column": "their_pit3", "hi": 0}]},
+        {"columns": ["my_pit4", "their_pit4", "my_store"]},
+    ],
+}  # fmt: skip
 CASES = [
     ("checkers", "alphabeta:depth=4,eval=material"),
     ("checkers", "alphabeta:depth=3,eval=material,extend_forced=true,extend_captures=true"),
@@ -28,6 +42,31 @@ CASES = [
         },
     ),
     ("kalah", "greedy:eval=material,random_ties=true"),
+    (
+        "giveaway",
+        {
+            "searcher": "alphabeta",
+            "depth": 3,
+            "nodes": 150,
+            "eval": {"model": "phased", "encoding": "gac11", "preset": "3Ph", "seed": 1},
+        },
+    ),
+    (
+        "giveaway",
+        {
+            "searcher": "alphabeta",
+            "depth": 3,
+            "eval": {
+                "model": "phased",
+                "encoding": "gac11",
+                "preset": "5Ph",
+                "output": "tanh",
+                "scale": 0.5,
+                "seed": 2,
+            },
+        },
+    ),
+    ("kalah", {"searcher": "alphabeta", "depth": 3, "eval": PHASED}),
 ]
 
 

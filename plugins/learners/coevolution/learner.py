@@ -6,7 +6,9 @@ comes from play alone; no labels, no gradients.
 Optionally an encoding option evolves beside the weights (``king_option = "king"``: the king
 value K of draughts' ``raw32``), so each individual plays with its own encoding. Games run as
 pure game tasks (``mindgames.match``, each individual a ``Player``) on an executor, their seeds
-derived from the generator up front, so a run gives the same result serial or in parallel.
+derived from the generator up front, so a run gives the same result serial or in parallel. A
+work item is a chunk of games, each one compiled call when the searcher can (``gamebatch``),
+with the Python path's outcomes.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from mindgames import checkpoint
 from mindgames.errors import ConfigError
 from mindgames.executors import open_executor
 from mindgames.game import Game
+from mindgames.gamebatch import play_outcomes
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
-from mindgames.match import Player, game_between, game_seed, play_tasks
+from mindgames.match import Player, game_between, game_seed
 from mindgames.model import PARAMETRIC, Evaluator, as_parametric
 from mindgames.openings import Opening, make_openings, parse_openings
 from mindgames.plugins.learners.coevolution import evolve
@@ -194,7 +197,7 @@ class CoevolutionLearner(Learner):
                          self.max_plies, starts[p.opening])
             for n, p in enumerate(pairings)
         ]  # fmt: skip
-        results = list(play_tasks(tasks, executor))
+        results = list(play_outcomes(tasks, executor))
         points = evolve.Points(self.win, self.draw, self.loss)
         scores = evolve.tally(size, pairings, [r["score"] for r in results], points)
         keep = evolve.survivors(scores, self.parents)

@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from mindgames.match import GameTask, Player, game_between, game_seed, play_tasks
+from mindgames.gamebatch import play_outcomes
+from mindgames.match import GameTask, Player, game_between, game_seed
 from mindgames.model import Evaluator, as_parametric
 
 
@@ -54,7 +55,7 @@ def compare(
         for n, (i, j) in enumerate(pairs)
         for task in comparison_tasks(game, sides[i], sides[j], master, n, max_plies)
     ]
-    results = list(play_tasks(tasks, executor))
+    results = list(play_outcomes(tasks, executor))
     return [
         {
             "points": points(results[2 * n]["score"], results[2 * n + 1]["score"]),
