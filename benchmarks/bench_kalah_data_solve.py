@@ -1,15 +1,15 @@
 """`data solve` of late Kalah(6,4) positions: the compiled solver against the Python one.
 
-Issue 34's case: ``--positions`` (default 1,000) positions drawn as ``mindgames data generate
-kalah --plies 0-200 --max-pieces 18 --count N --seed 1`` draws them (core/playouts.py), labelled
-as ``data solve`` labels them (``labelling.label_chunk`` with the ``solve`` labeller, one chunk),
-once on the compiled path and once with ``MINDGAMES_PYTHON_PATH=1`` (the Python solver), in the
-same process; the labels are checked equal. CPU seconds (``time.process_time``: the compiled
-solver runs in a thread of its own, which the process's CPU time counts), the solver's compile
-(or cache load) paid before timing by labelling the first 20 positions once. The figures mean
-most on an idle machine; the load is recorded beside them.
+Issue 34's case: ``--positions`` (default 1,000) positions drawn as ``mindgames data generate kalah
+--plies 0-200 --max-pieces 18 --count N --seed 1`` draws them (core/data/playouts.py), labelled as
+``data solve`` labels them (``labelling.label_chunk`` with the ``solve`` labeller, one chunk), once
+on the compiled path and once with ``MINDGAMES_PYTHON_PATH=1`` (the Python solver), in the same
+process; the labels are checked equal. CPU seconds (``time.process_time``: the compiled solver runs
+in a thread of its own, which the process's CPU time counts), the solver's compile (or cache load)
+paid before timing by labelling the first 20 positions once. The figures mean most on an idle
+machine; the load is recorded beside them.
 
-    .venv/bin/python benchmarks/bench_kalah_data_solve.py [--positions 1000] [--max-seeds 18]
+.venv/bin/python benchmarks/bench_kalah_data_solve.py [--positions 1000] [--max-seeds 18]
 
 Writes benchmarks/results/kalah_data_solve.json.
 """
@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 from perft_common import write_report
 
+from mindgames.data.labelling import Labeller, label_chunk
+from mindgames.data.playouts import generate
 from mindgames.games.kalah.rules import Kalah
-from mindgames.labelling import Labeller, label_chunk
-from mindgames.playouts import generate
 
 
 def label_all(labeller: dict[str, Any], items: list[tuple[int, str]], python: bool) -> tuple:

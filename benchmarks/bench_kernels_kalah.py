@@ -7,7 +7,7 @@ median of ``--repeats``; ratios = Python CPU / compiled CPU):
 * ``solver`` -- the exact solver from the start of ``--solve-size``: ``solve_compiled`` against
   ``solve_python`` (same value, best moves and nodes, checked);
 * ``data_solve`` -- what ``data solve`` does to ``--positions`` late Kalah(6,4) positions
-  (at most ``--max-seeds`` seeds in the pits, ``core/solved.py``'s default 18): every legal
+  (at most ``--max-seeds`` seeds in the pits, ``core/data/solved.py``'s default 18): every legal
   move's successor solved, both solvers (values checked equal);
 * ``start`` -- a fresh process importing the kernels and running a perft of depth 1: with the
   JIT cache warm, and (unless ``--no-cold``) with an empty cache (the cold compile of every

@@ -17,8 +17,8 @@ games or positions; the compile is paid once before timing):
 Paths: ``python`` is ``MINDGAMES_PYTHON_PATH=1`` (everything interpreted, the oracle);
 ``searcher_only`` is the learners before issue 34's items 2 and 3: the game loop (the chunk's
 loop) in Python, each search compiled; ``compiled`` plays each game in one compiled call
-(core/gamebatch.py) and labels a chunk in one (``search_values``). Every path must give the same
-population (co-evolution), points (SHG) or labels as the Python path. Prints JSON and writes
+(core/play/gamebatch.py) and labels a chunk in one (``search_values``). Every path must give the
+same population (co-evolution), points (SHG) or labels as the Python path. Prints JSON and writes
 benchmarks/results/learner_games.json (``learner_games_CASE...json`` for some of the cases),
 with the load average.
 
@@ -46,9 +46,9 @@ from typing import Any
 import numpy as np
 
 from mindgames.agent import build_evaluator
+from mindgames.data.labelling import Labeller, label_chunk
+from mindgames.data.playouts import generate
 from mindgames.executors import SerialExecutor
-from mindgames.labelling import Labeller, label_chunk
-from mindgames.playouts import generate
 from mindgames.plugins.learners.hg import comparison
 from mindgames.plugins.searchers import alphabeta
 from mindgames.registry import get_registry

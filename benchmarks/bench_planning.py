@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from mindgames.errors import ConfigError
-from mindgames.matches import match_plan
+from mindgames.play.match import match_plan
 from mindgames.registry import get_registry
 
 

@@ -21,9 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from mindgames.match import comparable
+from mindgames.play.task import comparable
+from mindgames.play.tournament import TournamentConfig, plan, run_tournament
 from mindgames.registry import get_registry
-from mindgames.tournament import TournamentConfig, plan, run_tournament
 
 AGENTS = {
     "ab2": "alphabeta:depth=2,eval=material,random_ties=true",

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from mindgames.datasets import read_dataset
+from mindgames.data.sets import read_dataset
 from mindgames.modelfile import load_evaluator
 from mindgames.plugins.learners.layered.data import Labelled, split
 from mindgames.registry import get_registry

@@ -15,10 +15,10 @@ import argparse
 import json
 from collections import defaultdict
 
+from mindgames.data.solved import read_file
 from mindgames.executors import SerialExecutor
-from mindgames.quality import choose, wilson
+from mindgames.measure.quality import choose, wilson
 from mindgames.registry import get_registry
-from mindgames.solved import read_file
 
 
 def main() -> None:

@@ -158,7 +158,7 @@ def run(
         history = HistoryFile(directory / HISTORY_FILE, resume, progress)
         if on_plan is not None:
             on_plan(planned_of(learner))
-        from mindgames.ladderbuild import commit
+        from mindgames.ladder.build import commit
 
         source = commit()  # the code that trains: a later edit of the tree is not its
         begin, cpu_begin = time.perf_counter(), cpu_seconds()

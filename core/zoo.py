@@ -1,6 +1,6 @@
 """The model zoo: trained model files shipped with the package, named ``@zoo:NAME`` in specs.
 
-A zoo model is an ordinary model file (core/modelfile.py) in ``mindgames/data/zoo/NAME.npz``; its
+A zoo model is an ordinary model file (core/modelfile.py) in ``mindgames/shipped/zoo/NAME.npz``; its
 metadata's provenance says how it was trained (config, seed, commit, CPU) and, once measured,
 its ladder rating (``ladder_rating``). Folders listed in the environment variable
 ``MINDGAMES_ZOO`` (separated like PATH) add models of their own; a name found twice is an
@@ -18,7 +18,7 @@ from typing import Any
 from mindgames.errors import ModelFileError
 
 PREFIX = "zoo:"
-SHIPPED = "data/zoo"
+SHIPPED = "shipped/zoo"
 ENVIRONMENT = "MINDGAMES_ZOO"
 SUFFIX = ".npz"
 

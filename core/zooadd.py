@@ -1,7 +1,7 @@
 """Adding a trained model to a zoo folder, rated on its game's ladder (``mindgames zoo add``).
 
 The model is rated as ``alphabeta:depth=D,eval=@MODEL`` by the adaptive gauntlet of
-``mindgames rate`` (core/ladderrate.py); the copy written to the zoo folder keeps the model's
+``mindgames rate`` (core/ladder/rate.py); the copy written to the zoo folder keeps the model's
 own provenance (learner, config, seed, commit, CPU seconds) and adds the rating: the Elo as
 ``ladder_rating`` and, under ``ladder``, its interval, the agent spec rated (naming the model as
 ``@zoo:NAME``), the games and seed of the gauntlet and the ladder's commit and size. Rating
@@ -16,8 +16,8 @@ from typing import Any
 
 from mindgames.errors import ConfigError, ModelFileError
 from mindgames.files import write_npz
-from mindgames.ladder import Ladder
-from mindgames.ladderrate import rate
+from mindgames.ladder.file import Ladder
+from mindgames.ladder.rate import rate
 from mindgames.modelfile import PREFIX as MODEL_PREFIX
 from mindgames.modelfile import load_evaluator, read_model_file
 from mindgames.registry import Registry

@@ -10,11 +10,11 @@ import numpy as np
 
 from mindgames.cli.common import SEED
 from mindgames.cli.progress import resumable_progress
-from mindgames.datasets import describe, merge, read_dataset, write_dataset
+from mindgames.data.labelling import SQUASHES, Labeller, run_labelling
+from mindgames.data.sets import describe, merge, read_dataset, write_dataset
 from mindgames.errors import MindgamesError
 from mindgames.executors import default_workers, open_executor
 from mindgames.interrupts import stop_on_signals
-from mindgames.labelling import SQUASHES, Labeller, run_labelling
 from mindgames.limits import max_workers
 from mindgames.registry import get_registry
 from mindgames.spec import split_specs
@@ -93,9 +93,9 @@ def generate_cmd(
 ) -> None:
     """Positions sampled from playouts, one per playout, at plies LO-HI; duplicates removed."""
     from mindgames.agent import build_agent
+    from mindgames.data.playouts import generate
     from mindgames.interrupts import stop_on_signals
     from mindgames.limits import MAX_POSITIONS, at_most
-    from mindgames.playouts import generate
 
     at_most("--count", count, MAX_POSITIONS)
     registry = get_registry()

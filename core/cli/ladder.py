@@ -15,7 +15,7 @@ from mindgames.cli.progress import progress, resumable_progress
 from mindgames.cli.tournament import scheduler_option, workers_option
 from mindgames.errors import ConfigError
 from mindgames.files import output_file
-from mindgames.ladder import Ladder, find_ladder, load_ladder, shipped_ladder
+from mindgames.ladder.file import Ladder, find_ladder, load_ladder, shipped_ladder
 from mindgames.registry import get_registry
 
 
@@ -75,7 +75,7 @@ def build(
     as_json: bool,
 ) -> None:
     """Rate the rungs by a round robin in game pairs; write the ladder file OUT atomically."""
-    from mindgames.ladderbuild import (
+    from mindgames.ladder.build import (
         build_ladder,
         default_anchor,
         default_openings,
@@ -184,7 +184,7 @@ def rate(
     as_json: bool,
 ) -> None:
     """Rate agent SPEC on a game's ladder: an adaptive gauntlet, then its Elo with 95% interval."""
-    from mindgames.ladderrate import rate as rate_agent
+    from mindgames.ladder.rate import rate as rate_agent
 
     registry = get_registry()
     if ladder_file is None and game_spec is None:

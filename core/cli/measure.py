@@ -14,15 +14,15 @@ from mindgames.agent import build_agent
 from mindgames.cli.common import SEED
 from mindgames.cli.progress import progress, resumable_progress
 from mindgames.cli.tournament import scheduler_option, workers_option
-from mindgames.curve import CURVE_FILE, CurveSettings, measure, table
+from mindgames.data.solved import DEFAULT_MAX_PIECES, Sampling, build, read_file, require_solvable
 from mindgames.errors import Interrupted, MindgamesError
 from mindgames.executors import default_workers, open_executor
 from mindgames.files import make_directory
 from mindgames.interrupts import stop_on_signals
 from mindgames.limits import MAX_GAMES, MAX_POSITIONS
-from mindgames.quality import choose, report
+from mindgames.measure.curve import CURVE_FILE, CurveSettings, measure, table
+from mindgames.measure.quality import choose, report
 from mindgames.registry import get_registry
-from mindgames.solved import DEFAULT_MAX_PIECES, Sampling, build, read_file, require_solvable
 
 
 @contextlib.contextmanager

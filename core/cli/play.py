@@ -17,9 +17,9 @@ from mindgames.cli.common import SEED
 from mindgames.errors import MindgamesError
 from mindgames.files import atomic_write
 from mindgames.game import Game, State
+from mindgames.play.replays import load_games
+from mindgames.play.session import Session
 from mindgames.registry import Registry, get_registry
-from mindgames.replays import load_games
-from mindgames.session import Session
 
 HUMAN = "human"
 

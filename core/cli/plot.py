@@ -39,8 +39,8 @@ def plot(sources: tuple[Path, ...], out: Path | None) -> None:
     their unit when one learner trained them all, else against training seconds. Needs the
     plot extra (matplotlib).
     """
-    from mindgames.plot import draw, image_format, require_matplotlib
-    from mindgames.plotdata import comparison_panels, panels_for
+    from mindgames.measure.plot import draw, image_format, require_matplotlib
+    from mindgames.measure.plotdata import comparison_panels, panels_for
 
     if len(sources) > 1 and out is None:
         raise click.UsageError("several runs make one picture: name it with -o FILE.png")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from mindgames.cli.common import echo_json
-from mindgames.replicates import read_run, summarise, text
+from mindgames.measure.replicates import read_run, summarise, text
 
 
 @click.command()

@@ -117,8 +117,8 @@ def serve(
     by --max-nodes, --max-time and --max-depth, at most --threads run at once, and a request
     names model files only inside the --models directories.
     """
+    from mindgames.play.replays import load_games
     from mindgames.registry import get_registry
-    from mindgames.replays import load_games
     from mindgames.web.app import App
     from mindgames.web.app import serve as make_server
 

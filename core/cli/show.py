@@ -1,6 +1,6 @@
 """``mindgames show``: step through a recorded game on the board, with its move list.
 
-Reads what ``mindgames.replays`` reads: tournament and match results, a saved game, PDN. Each
+Reads what ``mindgames.play.replays`` reads: tournament and match results, a saved game, PDN. Each
 line typed (a newline from a pipe) steps one ply; ``--all`` prints every ply at once.
 """
 
@@ -12,8 +12,8 @@ import textwrap
 
 import click
 
+from mindgames.play.replays import RecordedGame, describe, load_games
 from mindgames.registry import get_registry
-from mindgames.replays import RecordedGame, describe, load_games
 
 KEYS = "Enter: next, p: back, N: ply N, e: end, q: quit"
 

@@ -11,13 +11,13 @@ from mindgames.cli.common import SEED, resumable
 from mindgames.cli.progress import progress, resumable_progress
 from mindgames.errors import ConfigError
 from mindgames.limits import max_workers
-from mindgames.matches import match_plan
-from mindgames.matches import run_match as play_match
+from mindgames.play.match import match_plan
+from mindgames.play.match import run_match as play_match
+from mindgames.play.report import standings_text
+from mindgames.play.sprt import Sprt
+from mindgames.play.tournament import REPORT_JSON, REPORT_MD, load_config, plan
+from mindgames.play.tournament import run_tournament as play_tournament
 from mindgames.registry import get_registry
-from mindgames.report import standings_text
-from mindgames.sprt import Sprt
-from mindgames.tournament import REPORT_JSON, REPORT_MD, load_config, plan
-from mindgames.tournament import run_tournament as play_tournament
 
 
 def parse_sprt(text: str | None) -> Sprt | None:

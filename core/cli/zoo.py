@@ -80,7 +80,7 @@ def add(
     scheduler: str | None,
 ) -> None:
     """Rate MODEL on its game's shipped ladder and copy it into the zoo as NAME."""
-    from mindgames.ladder import shipped_ladder
+    from mindgames.ladder.file import shipped_ladder
     from mindgames.modelfile import game_spec, read_model_file
     from mindgames.zooadd import add as add_model
 

@@ -188,7 +188,7 @@ def files_for(name: str, kernels: bool = False) -> dict[str, str]:
         "kernels_readme": _KERNELS_README.format(**names) if kernels else "",
         "test_imports": "import pytest\n" if kernels else "",
         "check_import": (
-            "from mindgames.conformance_kernels import KERNEL_CHECK\n" if kernels else ""
+            "from mindgames.conformance.kernels import KERNEL_CHECK\n" if kernels else ""
         ),
         "kernel_test": _KERNEL_TEST.format(**names) if kernels else "",
         "kernel_stubs": kernel_stubs(name) if kernels else "",

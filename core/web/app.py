@@ -29,8 +29,8 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from mindgames.board import DrawsBoard
 from mindgames.errors import MindgamesError
+from mindgames.play.replays import RecordedGame
 from mindgames.registry import Registry
-from mindgames.replays import RecordedGame
 from mindgames.web.agents import Agents
 from mindgames.web.errors import RequestError
 from mindgames.web.limits import Limits

@@ -17,8 +17,8 @@ import attrs
 from mindgames.board import DrawsBoard
 from mindgames.errors import IllegalMoveError, MindgamesError
 from mindgames.game import Game, Move, State, outcome_text
+from mindgames.play.session import natural_key
 from mindgames.registry import Registry
-from mindgames.session import natural_key
 from mindgames.web.errors import RequestError
 from mindgames.web.svg import board_svg
 

@@ -115,8 +115,8 @@ def extract(path: str, output: str, drop_draws: bool, min_plies: int, discount: 
     Group = the game. Games that do not replay, have no result or other rules are skipped
     (counted on stderr).
     """
-    from mindgames.datasets import write_dataset
-    from mindgames.playouts import from_games
+    from mindgames.data.playouts import from_games
+    from mindgames.data.sets import write_dataset
 
     default = _DEFAULTS[game_name]()
     games, skipped = default.import_games(path)

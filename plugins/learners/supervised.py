@@ -25,7 +25,8 @@ import numpy as np
 from attrs import validators as v
 
 from mindgames import checkpoint
-from mindgames.datasets import DataSet, merge, read_dataset, split_by_group
+from mindgames.data.playouts import from_games
+from mindgames.data.sets import DataSet, merge, read_dataset, split_by_group
 from mindgames.errors import CapabilityError, MindgamesError
 from mindgames.game import Game, ImportsGames
 from mindgames.interrupts import stop_requested
@@ -38,7 +39,6 @@ from mindgames.model import (
     as_differentiable,
     require,
 )
-from mindgames.playouts import from_games
 from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, Trainer, trainer_for
 from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector
 from mindgames.training import reporting

@@ -47,7 +47,7 @@ from mindgames.plugins.searchers.common import (
     STEP,
     TIE,
     WIN,
-    SearchOptions,
+    DepthSearcher,
     make_stats,
     need_evaluator,
     paused_gc,
@@ -78,7 +78,7 @@ class _Stop(Exception):
 
 
 @attrs.frozen
-class AlphaBeta(SearchOptions):
+class AlphaBeta(DepthSearcher):
     """Negamax alpha-beta with iterative deepening (depth 4 unless a budget is given).
 
     ``nodes``: a budget of expanded nodes; ``time``: seconds. With either and no ``depth`` the

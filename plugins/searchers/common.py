@@ -103,7 +103,7 @@ def _depth(_: Any, attribute: attrs.Attribute, value: int) -> None:
 
 
 @attrs.frozen
-class SearchOptions(Searcher):
+class DepthSearcher(Searcher):
     """Options shared by minimax and alpha-beta: depth, leaf rules and tie-breaking.
 
     ``extend_forced``: a node whose side to move has one legal move does not use up depth; the

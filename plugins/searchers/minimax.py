@@ -19,7 +19,7 @@ from mindgames.model import Evaluator
 from mindgames.plugins.searchers.common import (
     INF,
     TIE,
-    SearchOptions,
+    DepthSearcher,
     make_stats,
     need_evaluator,
     root_moves,
@@ -29,7 +29,7 @@ from mindgames.search import SearchResult
 
 
 @attrs.frozen
-class Minimax(SearchOptions):
+class Minimax(DepthSearcher):
     """Full-width negamax to a fixed depth (default 2): for reference and tests."""
 
     name = "minimax"

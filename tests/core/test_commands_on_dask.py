@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from mindgames.cli.main import cli
-from mindgames.datasets import read_dataset
+from mindgames.data.sets import read_dataset
 from mindgames.training import run
 
 GAME = "kalah:pits=3,seeds=3"

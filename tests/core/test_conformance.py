@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mindgames import Encoding
-from mindgames.conformance import CHECKS, check_game
+from mindgames.conformance.suite import CHECKS, check_game
 from mindgames.errors import ConformanceError
 from mindgames.registry import get_registry
 
@@ -248,7 +248,7 @@ def test_a_position_drawn_by_its_path_conforms(registry):
     """``mindgames check-game checkers`` with its defaults (20 playouts, seed 0) reaches king
     endings drawn by no progress; their FEN has no counters, so it parses to a position still
     in play. That is the text's meaning, not a broken round trip (it failed so before)."""
-    from mindgames.conformance import playout
+    from mindgames.conformance.suite import playout
 
     game = registry.game("checkers")
     drawn_by_path = []

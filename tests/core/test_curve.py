@@ -7,8 +7,8 @@ import json
 import pytest
 
 from mindgames.agent import build_evaluator
-from mindgames.curve import points
 from mindgames.files import read_jsonl
+from mindgames.measure.curve import points
 from mindgames.registry import get_registry
 from mindgames.training import run, save_snapshot
 

@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mindgames.cli.main import cli
-from mindgames.datasets import DataSet, describe, merge, read_dataset, split_by_group, write_dataset
+from mindgames.data.sets import (
+    DataSet,
+    describe,
+    merge,
+    read_dataset,
+    split_by_group,
+    write_dataset,
+)
 from mindgames.errors import DataSetError, SpecError
 from mindgames.spec import split_specs
 

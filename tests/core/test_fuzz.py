@@ -16,10 +16,10 @@ from mindgames.agent import build_agent
 from mindgames.errors import MindgamesError
 from mindgames.games.draughts.pdn import read_pdn, replay
 from mindgames.games.draughts.rules import Checkers, Giveaway
-from mindgames.openings import parse_openings
+from mindgames.play.openings import parse_openings
+from mindgames.play.tournament import load_config
 from mindgames.registry import get_registry
 from mindgames.spec import parse_spec
-from mindgames.tournament import load_config
 from mindgames.training import build
 from mindgames.training import load_config as load_training
 
@@ -110,7 +110,7 @@ TOML_LINES = st.sampled_from([
 def test_toml_configs_of_tournaments_and_training(reg, tmp_path_factory, lines):
     path: Path = tmp_path_factory.mktemp("toml") / "c.toml"
     path.write_text("\n".join(lines), encoding="utf-8")
-    from mindgames.tournament import plan
+    from mindgames.play.tournament import plan
 
     config = only_our_errors(load_config, path)
     if config is not None:

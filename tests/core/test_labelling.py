@@ -14,11 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from mindgames.cli.main import cli
-from mindgames.datasets import DataSet, read_dataset, write_dataset
+from mindgames.data.labelling import Labeller, journal_path, run_labelling, search_label
+from mindgames.data.playouts import generate
+from mindgames.data.sets import DataSet, read_dataset, write_dataset
 from mindgames.errors import CapabilityError, ConfigError, MindgamesError
 from mindgames.executors import SerialExecutor, open_executor
-from mindgames.labelling import Labeller, journal_path, run_labelling, search_label
-from mindgames.playouts import generate
 from mindgames.registry import get_registry
 
 from support.processes import sigkill_when

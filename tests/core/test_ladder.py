@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from mindgames.ladder import LadderError, parse_ladder
-from mindgames.ladderbuild import default_anchor, parse_rungs
-from mindgames.ladderrate import fit_fixed, nearest, step_pairs, step_seed
-from mindgames.ratings import elo_from_score, fit_elo
+from mindgames.ladder.build import default_anchor, parse_rungs
+from mindgames.ladder.file import LadderError, parse_ladder
+from mindgames.ladder.rate import fit_fixed, nearest, step_pairs, step_seed
+from mindgames.play.ratings import elo_from_score, fit_elo
 from tests.support.cli import one_line_error, run
 
 GAME = "kalah:pits=3,seeds=3"
@@ -212,7 +212,7 @@ def test_rate_prints_an_elo_with_its_interval_and_is_reproducible(tmp_path):
 
 
 def test_the_next_rung_is_the_nearest_to_the_estimate():
-    from mindgames.ladder import parse_ladder as parse
+    from mindgames.ladder.file import parse_ladder as parse
 
     ladder = parse(GOOD, where="good")
     assert nearest(ladder, -50.0) == 0 and nearest(ladder, 4.6) == 1 and nearest(ladder, 4.5) == 0
@@ -231,7 +231,7 @@ def test_rate_without_a_ladder_for_the_game_is_one_line(tmp_path):
 
 # --- the shipped ladders -------------------------------------------------------------------------
 def shipped():
-    from mindgames.ladder import shipped_files
+    from mindgames.ladder.file import shipped_files
 
     return shipped_files()
 
@@ -239,14 +239,14 @@ def shipped():
 def test_the_shipped_ladders_are_the_package_data_files():
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2] / "core" / "data" / "ladders"
+    root = Path(__file__).resolve().parents[2] / "core" / "shipped" / "ladders"
     assert [p.name for p in shipped()] == sorted(p.name for p in root.glob("*.json"))
 
 
 @pytest.mark.parametrize("path", shipped(), ids=lambda p: p.stem)
 def test_a_shipped_ladder_reads_builds_its_agents_and_says_where_it_comes_from(path):
     from mindgames.agent import build_agent
-    from mindgames.ladder import load_ladder, shipped_ladder
+    from mindgames.ladder.file import load_ladder, shipped_ladder
     from mindgames.registry import get_registry
 
     registry = get_registry()
@@ -282,7 +282,7 @@ def test_a_ladder_and_a_rating_on_a_dask_cluster_are_those_of_one_process(dask_c
 
 
 def test_the_shipped_kalah_ladder_is_topped_by_the_solver_agent():
-    from mindgames.ladder import shipped_ladder
+    from mindgames.ladder.file import shipped_ladder
     from mindgames.registry import get_registry
 
     ladder = shipped_ladder(get_registry(), "kalah:pits=6,seeds=4")
@@ -294,7 +294,7 @@ def test_the_shipped_kalah_ladder_is_topped_by_the_solver_agent():
 def test_the_checkers_ladders_are_full_builds_with_the_zoo_net_as_a_rung(game):
     """Issue 36: 200 games a neighbouring pairing (every pairing, in a round robin), and the
     zoo's net of the game among the rungs."""
-    from mindgames.ladder import shipped_ladder
+    from mindgames.ladder.file import shipped_ladder
     from mindgames.registry import get_registry
 
     ladder = shipped_ladder(get_registry(), game)
@@ -305,9 +305,9 @@ def test_the_checkers_ladders_are_full_builds_with_the_zoo_net_as_a_rung(game):
 def test_a_gauntlet_on_a_book_samples_its_openings_by_seed():
     """Each step of ``rate`` meets a seeded sample of a long book's openings, not its first
     ballots (on which every rating would otherwise rest); the same seed, the same games."""
-    from mindgames.ladder import Ladder, Rung
-    from mindgames.ladderrate import rate
-    from mindgames.openings import opening_books_of
+    from mindgames.ladder.file import Ladder, Rung
+    from mindgames.ladder.rate import rate
+    from mindgames.play.openings import opening_books_of
     from mindgames.registry import get_registry
 
     registry = get_registry()

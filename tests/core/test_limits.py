@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mindgames.match import game_seed, game_seeds
-from mindgames.matches import match_plan
-from mindgames.openings import STALE_TRIES, make_openings, parse_openings, random_openings
+from mindgames.play.match import match_plan
+from mindgames.play.openings import STALE_TRIES, make_openings, parse_openings, random_openings
+from mindgames.play.task import game_seed, game_seeds
 from mindgames.registry import get_registry
 
 from support.cli import command, environment, one_line_error, run

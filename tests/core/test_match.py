@@ -7,10 +7,10 @@ from click.testing import CliRunner
 
 from mindgames.cli.main import cli
 from mindgames.errors import ConfigError
-from mindgames.match import comparable
-from mindgames.matches import match_plan, run_match
+from mindgames.play.match import match_plan, run_match
+from mindgames.play.sprt import Sprt
+from mindgames.play.task import comparable
 from mindgames.registry import get_registry
-from mindgames.sprt import Sprt
 
 STRONG = "alphabeta:depth=2,eval=material"
 

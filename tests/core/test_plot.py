@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from mindgames.cli.main import cli
-from mindgames.curve import CurveSettings, measure
-from mindgames.plotdata import history_panels
+from mindgames.measure.curve import CurveSettings, measure
+from mindgames.measure.plotdata import history_panels
+from mindgames.play.tournament import load_config, plan, run_tournament
 from mindgames.registry import get_registry
-from mindgames.tournament import load_config, plan, run_tournament
 from mindgames.training import read_history, run
 
 from support.cli import command, environment, one_line_error

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from mindgames.curve import CurveSettings, measure
 from mindgames.errors import MindgamesError
 from mindgames.files import read_jsonl
-from mindgames.plot import CROWDED, _draw_panel, line_style, require_matplotlib
-from mindgames.plotdata import CURVE, TIME_AXIS, Panel, Series, comparison_panels
+from mindgames.measure.curve import CurveSettings, measure
+from mindgames.measure.plot import CROWDED, _draw_panel, line_style, require_matplotlib
+from mindgames.measure.plotdata import CURVE, TIME_AXIS, Panel, Series, comparison_panels
 from mindgames.training import run
 from tests.core.test_plot import TD, mindgames, png_size, svg_axes
 from tests.plugins.test_hg import HG_CONFIG

@@ -10,12 +10,12 @@ import attrs
 import pytest
 
 from mindgames import Searcher, SearcherInfo, SearchResult, hookimpl
+from mindgames.data.solved import Sampling, build, candidates, read_file, solve_moves
 from mindgames.errors import CapabilityError, MindgamesError
 from mindgames.executors import SerialExecutor, open_executor
 from mindgames.games.kalah.solver import solve
-from mindgames.quality import choose, report, wilson
+from mindgames.measure.quality import choose, report, wilson
 from mindgames.registry import get_registry, registry_with
-from mindgames.solved import Sampling, build, candidates, read_file, solve_moves
 
 from support.cli import one_line_error
 from support.cli import run as mindgames
@@ -153,7 +153,7 @@ def test_an_unsolvable_game_and_a_bad_positions_file_are_one_line_errors(game, s
         "game 'checkers' cannot solve positions exactly",
     )
     path = tmp_path / "bad.jsonl"
-    from mindgames.solved import header, write_file
+    from mindgames.data.solved import header, write_file
 
     write_file(path, header(game, Sampling(count=2)), list(solved[:2]))
     lines = path.read_text().splitlines()
@@ -175,7 +175,7 @@ def test_an_unsolvable_game_and_a_bad_positions_file_are_one_line_errors(game, s
 
 
 def test_a_game_that_solves_but_counts_no_pieces_needs_another_bound(game):
-    from mindgames.solved import require_solvable
+    from mindgames.data.solved import require_solvable
 
     class Uncounted:  # solvable (the Solvable protocol), without CountsPieces
         def solve(self, state):

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mindgames.errors import ConfigError
-from mindgames.ratings import elo_from_score, fit_elo, los, score_from_elo
-from mindgames.sprt import Sprt, pentanomial, sprt_llr
-from mindgames.tdist import t_quantile
+from mindgames.measure.tdist import t_quantile
+from mindgames.play.ratings import elo_from_score, fit_elo, los, score_from_elo
+from mindgames.play.sprt import Sprt, pentanomial, sprt_llr
 
 K = 400 / math.log(10)  # Elo points per natural-log unit
 

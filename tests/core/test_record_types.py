@@ -11,8 +11,8 @@ import pytest
 
 from mindgames.errors import ConfigError
 from mindgames.files import append_jsonl
+from mindgames.play.report import build_report
 from mindgames.recordtypes import GameRecord, HistoryRow, Report
-from mindgames.report import build_report
 
 OLD = Path(__file__).parent / "data" / "old_records"
 

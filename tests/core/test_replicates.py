@@ -8,9 +8,9 @@ import math
 import pytest
 
 from mindgames.errors import MindgamesError
-from mindgames.matches import match_plan, run_match
+from mindgames.measure.replicates import Run, read_run, summarise, text
+from mindgames.play.match import match_plan, run_match
 from mindgames.registry import get_registry
-from mindgames.replicates import Run, read_run, summarise, text
 from tests.core.test_cli import mindgames
 
 GAME = "kalah:pits=4,seeds=3"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from mindgames.conformance_kernels import KERNEL_CHECK
+from mindgames.conformance.kernels import KERNEL_CHECK
 from mindgames.kernels import KERNEL_FUNCTIONS
 
 from support import tictactoe, tictactoe_kernels

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mindgames.play.replays import read_games
 from mindgames.registry import get_registry
-from mindgames.replays import read_games
 from mindgames.web.app import App
 
 DATA = Path(__file__).parents[1] / "games" / "data"
@@ -206,7 +206,7 @@ def test_recorded_games_of_a_pdn_file_replay_through_the_api():
 
 
 def test_a_tournaments_games_replay_from_their_openings(tmp_path):
-    from mindgames.tournament import load_config, plan, run_tournament
+    from mindgames.play.tournament import load_config, plan, run_tournament
 
     (tmp_path / "t.toml").write_text(
         'game = "kalah:pits=3,seeds=3"\nopenings = "random:plies=2,count=1"\n'

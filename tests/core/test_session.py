@@ -8,9 +8,9 @@ import pytest
 
 from mindgames.agent import build_agent
 from mindgames.errors import MindgamesError
+from mindgames.play.replays import read_games
+from mindgames.play.session import Session, natural_order
 from mindgames.registry import get_registry
-from mindgames.replays import read_games
-from mindgames.session import Session, natural_order
 
 AGENT = "alphabeta:depth=2,eval=material,random_ties=true"
 

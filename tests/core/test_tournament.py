@@ -12,11 +12,10 @@ from mindgames import Searcher, SearcherInfo, SearchResult, hookimpl
 from mindgames.errors import ConfigError, MindgamesError, UnknownNameError
 from mindgames.executors import SerialExecutor, open_executor
 from mindgames.files import read_jsonl
-from mindgames.match import comparable
-from mindgames.openings import make_openings, parse_openings, random_openings, read_openings
-from mindgames.registry import get_registry, registry_with
-from mindgames.report import markdown
-from mindgames.tournament import (
+from mindgames.play.openings import make_openings, parse_openings, random_openings, read_openings
+from mindgames.play.report import markdown
+from mindgames.play.task import comparable
+from mindgames.play.tournament import (
     CONFIG_FILE,
     RESULTS_FILE,
     TournamentConfig,
@@ -24,6 +23,7 @@ from mindgames.tournament import (
     plan,
     run_tournament,
 )
+from mindgames.registry import get_registry, registry_with
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "tournaments"
 

@@ -13,9 +13,9 @@ import time
 import pytest
 
 from mindgames.files import read_jsonl
-from mindgames.match import comparable
+from mindgames.play.task import comparable
+from mindgames.play.tournament import RESULTS_FILE, TournamentConfig, plan, run_tournament
 from mindgames.registry import get_registry
-from mindgames.tournament import RESULTS_FILE, TournamentConfig, plan, run_tournament
 
 AGENTS = {
     "random": "random",
@@ -113,7 +113,7 @@ def test_sigkill_then_resume_gives_the_uninterrupted_results(tmp_path):
     assert [comparable(r) for r in after[: len(before)]] == [comparable(r) for r in before]
 
     # the same tournament without a kill, in this process
-    from mindgames.tournament import load_config
+    from mindgames.play.tournament import load_config
 
     whole = run_tournament(plan(load_config(config), get_registry()), tmp_path / "whole", workers=1)
     assert [comparable(r) for r in sorted(after, key=lambda r: r["index"])] == [

@@ -83,7 +83,7 @@ def test_a_name_in_two_zoo_folders_is_one_line(zoo, tmp_path, monkeypatch):
 
 def test_the_shipped_zoo_alone_lists_exactly_its_files(monkeypatch):
     monkeypatch.delenv("MINDGAMES_ZOO", raising=False)
-    shipped = sorted(p.stem for p in (ROOT / "core" / "data" / "zoo").glob("*.npz"))
+    shipped = sorted(p.stem for p in (ROOT / "core" / "shipped" / "zoo").glob("*.npz"))
     assert list(models()) == shipped
     listed = run("zoo", "list")
     assert listed.returncode == 0, listed.stderr
@@ -95,12 +95,12 @@ def test_every_shipped_data_file_is_package_data():
     """A non-editable install holds only files package-data names: zoo models and ladders."""
     setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
     globs = setup["setuptools"]["package-data"]["mindgames"]
-    data = ROOT / "core" / "data"
+    data = ROOT / "core" / "shipped"
     for path in data.rglob("*"):
         if path.is_file():
             relative = str(path.relative_to(ROOT / "core"))
             assert any(fnmatch.fnmatch(relative, g) for g in globs), relative
-    assert "data/zoo/*.npz" in globs and "data/ladders/*.json" in globs
+    assert "shipped/zoo/*.npz" in globs and "shipped/ladders/*.json" in globs
 
 
 def test_serve_offers_the_zoo_and_refuses_an_unknown_name_like_any_other(zoo):

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mindgames.conformance import check_game
-from mindgames.conformance_kernels import KERNEL_CHECK
+from mindgames.conformance.kernels import KERNEL_CHECK
 from mindgames.errors import ConformanceError
 from mindgames.games.draughts import engine, kernel_spec
 from mindgames.games.draughts.rules import Checkers, Draughts, DraughtsState, Giveaway

@@ -144,9 +144,9 @@ def test_a_time_limit_stops_a_compiled_solve():
 def test_data_solve_and_a_spread_quality_set_are_the_same_on_both_paths(monkeypatch):
     """What ``data solve`` (``label_chunk``) and ``quality --spread`` (``build``) store, run
     compiled and with the Python solver forced, over positions from the whole game."""
+    from mindgames.data.labelling import Labeller, label_chunk
+    from mindgames.data.solved import Sampling, build
     from mindgames.executors import SerialExecutor
-    from mindgames.labelling import Labeller, label_chunk
-    from mindgames.solved import Sampling, build
 
     game = Kalah(pits=4, seeds=3)
     sampling = Sampling(count=24, seed=7, max_pieces=None, spread=(3, 20))

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from mindgames.datasets import read_dataset
+from mindgames.data.sets import read_dataset
 from mindgames.errors import GameRecordError, MindgamesError
 from mindgames.games.draughts.pdn import (
     PdnGame,

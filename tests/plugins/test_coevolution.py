@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from mindgames.agent import build_evaluator
 from mindgames.errors import ConfigError
-from mindgames.match import START, Player, game_between, play_task
-from mindgames.openings import Opening
+from mindgames.play.openings import Opening
+from mindgames.play.task import START, Player, game_between, play_task
 from mindgames.plugins.learners.coevolution import CoevolutionLearner, evolve
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run, snapshots

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from mindgames.agent import build_evaluator
 from mindgames.executors import SerialExecutor
-from mindgames.plotdata import panels_for
+from mindgames.measure.plotdata import panels_for
 from mindgames.plugins.learners.hg import HGLearner, SHGLearner, comparison, fitness, operators
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run, snapshots
@@ -198,7 +198,7 @@ def test_hg_runs_its_phases_on_kalah_and_keeps_the_labelled_stages(tmp_path):
 
 
 def _read(path):
-    from mindgames.datasets import read_dataset
+    from mindgames.data.sets import read_dataset
 
     return read_dataset(path)
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from mindgames.agent import build_agent
-from mindgames.curve import points
-from mindgames.datasets import read_dataset
-from mindgames.labelling import margin_label, search_label
+from mindgames.data.labelling import margin_label, search_label
+from mindgames.data.sets import read_dataset
+from mindgames.measure.curve import points
 from mindgames.modelfile import load_evaluator
 from mindgames.plugins.learners.layered import LayeredLearner
 from mindgames.plugins.learners.layered import population as pop

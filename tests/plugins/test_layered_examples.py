@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mindgames.agent import build_agent
-from mindgames.datasets import read_dataset
+from mindgames.data.sets import read_dataset
 from mindgames.modelfile import load_evaluator
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run, snapshots

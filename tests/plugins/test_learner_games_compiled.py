@@ -1,10 +1,10 @@
-"""Co-evolution's and SHG's games in compiled chunks (core/gamebatch.py: a whole game in one call
-of alphabeta_kernel.play) against the Python path, their oracle: the shortened examples train to
-the same history and the same model file, and the compiled work items give on a process pool and
-on a real Dask cluster exactly the outcomes of one process. Labelling by search: a chunk's
-searches in one call (alphabeta_kernel.values) give the labels of the searches one by one (the
-same bits with material or the null evaluator; within 1e-12 with a net, whose compiled products
-sum in another order than numpy's)."""
+"""Co-evolution's and SHG's games in compiled chunks (core/play/gamebatch.py: a whole game in one
+call of alphabeta_kernel.play) against the Python path, their oracle: the shortened examples train
+to the same history and the same model file, and the compiled work items give on a process pool and
+on a real Dask cluster exactly the outcomes of one process. Labelling by search: a chunk's searches
+in one call (alphabeta_kernel.values) give the labels of the searches one by one (the same bits with
+material or the null evaluator; within 1e-12 with a net, whose compiled products sum in another
+order than numpy's)."""
 
 from __future__ import annotations
 
@@ -16,12 +16,12 @@ import pytest
 
 from mindgames import gamebatch
 from mindgames.agent import build_evaluator
+from mindgames.data.labelling import Labeller, label_chunk
+from mindgames.data.playouts import generate
 from mindgames.executors import open_executor
-from mindgames.labelling import Labeller, label_chunk
-from mindgames.match import game_between, game_seed
 from mindgames.modelfile import read_model_file
-from mindgames.openings import make_openings, parse_openings
-from mindgames.playouts import generate
+from mindgames.play.openings import make_openings, parse_openings
+from mindgames.play.task import game_between, game_seed
 from mindgames.plugins.learners.hg.comparison import side
 from mindgames.plugins.searchers import alphabeta
 from mindgames.registry import get_registry

@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from mindgames.cli.main import cli
-from mindgames.datasets import DataSet, read_dataset, write_dataset
+from mindgames.data.labelling import Labeller, run_labelling
+from mindgames.data.playouts import generate
+from mindgames.data.sets import DataSet, read_dataset, write_dataset
 from mindgames.errors import CapabilityError, DataSetError, MindgamesError
 from mindgames.executors import SerialExecutor
-from mindgames.labelling import Labeller, run_labelling
-from mindgames.playouts import generate
 from mindgames.plugins.learners.supervised import SupervisedLearner
 from mindgames.registry import get_registry
 from mindgames.training import TRAINED_FOR, read_history, run

@@ -5,7 +5,7 @@ comes from play alone; no labels, no gradients.
 
 Optionally an encoding option evolves beside the weights (``king_option = "king"``: the king
 value K of draughts' ``raw32``), so each individual plays with its own encoding. Games run as
-pure game tasks (``mindgames.match``, each individual a ``Player``) on an executor, their seeds
+pure game tasks (``mindgames.play.task``, each individual a ``Player``) on an executor, their seeds
 derived from the generator up front, so a run gives the same result serial or in parallel. A
 work item is a chunk of games, each one compiled call when the searcher can (``gamebatch``),
 with the Python path's outcomes.
@@ -25,12 +25,12 @@ from mindgames import checkpoint
 from mindgames.errors import ConfigError
 from mindgames.executors import open_executor
 from mindgames.game import Game
-from mindgames.gamebatch import play_outcomes
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
-from mindgames.match import Player, game_between, game_seed
 from mindgames.model import PARAMETRIC, Evaluator, as_parametric
-from mindgames.openings import Opening, make_openings, parse_openings
+from mindgames.play.gamebatch import play_outcomes
+from mindgames.play.openings import Opening, make_openings, parse_openings
+from mindgames.play.task import Player, game_between, game_seed
 from mindgames.plugins.learners.coevolution import evolve
 from mindgames.plugins.learners.coevolution.checkpoint import (
     CHECKPOINT,

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mindgames.datasets import DataSet, read_dataset
+from mindgames.data.labelling import Labeller, journal_path, run_labelling
+from mindgames.data.playouts import generate
+from mindgames.data.sets import DataSet, read_dataset
 from mindgames.game import Game
-from mindgames.labelling import Labeller, journal_path, run_labelling
-from mindgames.playouts import generate
 from mindgames.plugins.learners.stages import Stage
 
 

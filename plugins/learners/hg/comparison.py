@@ -1,5 +1,5 @@
 """SHG's comparison of two specimens: two games with the colours swapped, played as pure game
-tasks (``mindgames.match``: each specimen a ``Player``) on any executor. Specimen a scores
+tasks (``mindgames.play.task``: each specimen a ``Player``) on any executor. Specimen a scores
 s_1 + (1 - s_2), s_1 its score moving first in game 1 and s_2 b's score moving first in game 2;
 above 1 a wins the comparison, below 1 b does, exactly 1 is a tie (decided by a coin).
 A round robin of comparisons among a tournament's candidates ranks them by comparisons won."""
@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from mindgames.gamebatch import play_outcomes
-from mindgames.match import GameTask, Player, game_between, game_seed
 from mindgames.model import Evaluator, as_parametric
+from mindgames.play.gamebatch import play_outcomes
+from mindgames.play.task import GameTask, Player, game_between, game_seed
 
 
 def side(evaluator: Evaluator, genes: np.ndarray, search: str) -> Player:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from mindgames.datasets import DataSet
+from mindgames.data.sets import DataSet
 from mindgames.game import Game
 from mindgames.model import Evaluator, as_parametric
 

@@ -25,7 +25,7 @@ import attrs
 import numpy as np
 from attrs import validators as v
 
-from mindgames.datasets import DataSet, merge, read_dataset, write_dataset
+from mindgames.data.sets import DataSet, merge, read_dataset, write_dataset
 from mindgames.errors import ConfigError
 from mindgames.game import Game
 from mindgames.model import Evaluator

@@ -26,10 +26,10 @@ import attrs
 import numpy as np
 
 from mindgames.agent import build_agent
-from mindgames.datasets import DataSet, read_dataset, write_dataset
+from mindgames.data.labelling import Labeller, run_labelling
+from mindgames.data.playouts import generate
+from mindgames.data.sets import DataSet, read_dataset, write_dataset
 from mindgames.game import Game
-from mindgames.labelling import Labeller, run_labelling
-from mindgames.playouts import generate
 from mindgames.plugins.learners.stages import Stage
 from mindgames.registry import Registry
 from mindgames.spec import format_spec, parse_spec

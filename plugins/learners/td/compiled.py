@@ -30,7 +30,7 @@ from mindgames.kernels import GameKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator, as_parametric
 from mindgames.plugins.learners.td.starts import Start, pick_start
 from mindgames.plugins.learners.td.update import TDUpdate, decay
-from mindgames.plugins.searchers.common import SearchOptions
+from mindgames.plugins.searchers.common import DepthSearcher
 from mindgames.search import Searcher
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def plan(
         kernels_grad.work_size(mk.meta),
         None if depth else searcher,
         depth,
-        searcher.quick_wins if isinstance(searcher, SearchOptions) else True,
+        searcher.quick_wins if isinstance(searcher, DepthSearcher) else True,
     )
 
 

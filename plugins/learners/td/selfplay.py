@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mindgames.capabilities import require
+from mindgames.data.labelling import margin_label
 from mindgames.game import Game, HasMargin, Move, State, StateRows
-from mindgames.labelling import margin_label
 from mindgames.model import BatchDifferentiable, Evaluator, RowGrads, as_differentiable
 from mindgames.plugins.learners.td.lockrows import play_lockstep_rows
 from mindgames.plugins.learners.td.moves import Reward, Successors, best, choose, explored

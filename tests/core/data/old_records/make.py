@@ -19,10 +19,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[3]))
 
-from mindgames.matches import match_plan, run_match  # noqa: E402
+from mindgames.play.match import match_plan, run_match  # noqa: E402
+from mindgames.play.sprt import Sprt  # noqa: E402
+from mindgames.play.tournament import TournamentConfig, plan, run_tournament  # noqa: E402
 from mindgames.registry import get_registry  # noqa: E402
-from mindgames.sprt import Sprt  # noqa: E402
-from mindgames.tournament import TournamentConfig, plan, run_tournament  # noqa: E402
 from mindgames.training import run  # noqa: E402
 
 GAME = "kalah:pits=3,seeds=2"

@@ -27,10 +27,10 @@ ROOT = HERE.parents[3]
 sys.path.insert(0, str(ROOT))
 
 from mindgames.agent import build_evaluator  # noqa: E402
-from mindgames.datasets import write_dataset  # noqa: E402
+from mindgames.data.labelling import Labeller, run_labelling  # noqa: E402
+from mindgames.data.playouts import generate  # noqa: E402
+from mindgames.data.sets import write_dataset  # noqa: E402
 from mindgames.executors import SerialExecutor  # noqa: E402
-from mindgames.labelling import Labeller, run_labelling  # noqa: E402
-from mindgames.playouts import generate  # noqa: E402
 from mindgames.registry import get_registry  # noqa: E402
 from tests.support.history import untimed  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 For a game that declares ``solvable``, ``build`` samples positions and solves each of their
 moves with ``Game.solve`` as pure tasks on an executor; ``mindgames quality`` then judges any
-agent against the stored values without solving again (``core/quality.py``).
+agent against the stored values without solving again (``core/measure/quality.py``).
 
 Sampling (seeded): candidate k plays one game of uniformly random moves from the initial
 position and takes one of its positions uniformly at random among those that are late enough
@@ -14,7 +14,7 @@ A candidate whose moves all have the same exact value asks nothing of an agent a
 the set is the first ``count`` candidates that remain, so it depends on the seed alone (never on
 the executor).
 
-File (JSON Lines, written atomically; ``core/solvedfile.py``, the format in docs/measuring.md):
+File (JSON Lines, written atomically; ``core/data/solvedfile.py``, the format in docs/measuring.md):
 a header record, then one record per position: ``{"position", "plies", "values", "best"}``.
 While it is built, every solved candidate is appended to ``FILE.partial`` (header first), so a
 killed run resumes without solving those again (also with another count: the candidates are the
@@ -34,14 +34,14 @@ import attrs
 import numpy as np
 
 from mindgames.capabilities import require
+from mindgames.data.solvedfile import FORMAT, VERSION, Solved, write_file
+from mindgames.data.solvedfile import read_file as read_file  # solved sets are read from here too
 from mindgames.errors import CapabilityError, MindgamesError
 from mindgames.executors import Done, ordered
 from mindgames.files import append_jsonl, drop_torn_tail, lock_file, read_jsonl
 from mindgames.game import CountsPieces, Game, Solvable, State
-from mindgames.match import cached
+from mindgames.play.task import cached
 from mindgames.registry import Registry, get_registry
-from mindgames.solvedfile import FORMAT, VERSION, Solved, write_file
-from mindgames.solvedfile import read_file as read_file  # solved sets are read from here too
 
 #: Kalah(6,4) solves every move of a position with at most 18 seeds in the pits in about 0.2 s
 #: (measured; at 20-26 seeds it took 1-60 s), so this is the default bound (docs/measuring.md)

@@ -16,7 +16,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from mindgames.executors import ordered
-from mindgames.match import GameTask, cached, play_game, task_agent
+from mindgames.play.task import GameTask, cached, play_game, task_agent
 from mindgames.registry import Registry, get_registry
 
 #: games of one work item (enough to hide the executor's cost of a task, few enough that two

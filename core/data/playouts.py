@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from mindgames.agent import Agent
-from mindgames.datasets import DataSet
+from mindgames.data.sets import DataSet
 from mindgames.errors import CapabilityError, MindgamesError
 from mindgames.game import CountsPieces, Game, State
 from mindgames.limits import MAX_POSITIONS, at_most

@@ -1,6 +1,6 @@
 """Solver-judged quality: how often an agent picks an optimal move in solved positions.
 
-Each position of a solved set (``core/solved.py``) stores the exact value of every legal move;
+Each position of a solved set (``core/data/solved.py``) stores the exact value of every legal move;
 the agent chooses a move in each (pure tasks on an executor, its random choices seeded per
 position from the seed and the position's index, so the result never depends on the executor),
 and the report gives the share of positions where it chose a move of the best value, with its
@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 
 from mindgames.agent import build_agent
+from mindgames.data.solvedfile import Solved
 from mindgames.executors import ordered
 from mindgames.game import Game
-from mindgames.match import cached, game_seed
-from mindgames.ratings import Z95
+from mindgames.play.ratings import Z95
+from mindgames.play.task import cached, game_seed
 from mindgames.registry import Registry, get_registry
-from mindgames.solvedfile import Solved
 
 #: positions per judging task (amortises building the agent and sending the task)
 CHUNK = 25

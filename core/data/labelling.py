@@ -35,7 +35,7 @@ import attrs
 import numpy as np
 
 from mindgames.capabilities import require
-from mindgames.datasets import DataSet, write_dataset
+from mindgames.data.sets import DataSet, write_dataset
 from mindgames.errors import CapabilityError, ConfigError, DataSetError
 from mindgames.executors import ordered
 from mindgames.files import drop_torn_tail, make_directory, read_jsonl

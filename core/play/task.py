@@ -23,7 +23,7 @@ from mindgames.agent import Agent, build_agent
 from mindgames.executors import ordered
 from mindgames.game import Game
 from mindgames.model import Evaluator
-from mindgames.openings import Opening
+from mindgames.play.openings import Opening
 from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry, get_registry
 from mindgames.spec import parse_spec

@@ -2,7 +2,7 @@
 (``Solved``), written atomically and read back with every fault named by file and line.
 
 JSON Lines: a header record (format, version, game, how the positions were sampled: built by
-``core/solved.py``), then one record per position: ``{"position", "plies", "values": {move
+``core/data/solved.py``), then one record per position: ``{"position", "plies", "values": {move
 text: value}, "best"}``. The format is in docs/measuring.md.
 """
 

@@ -18,7 +18,7 @@ import numpy as np
 from mindgames.agent import Agent
 from mindgames.errors import MindgamesError
 from mindgames.game import Game, State, export_games_of
-from mindgames.match import result_text
+from mindgames.play.task import result_text
 from mindgames.search import SearchResult
 
 

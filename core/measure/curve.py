@@ -23,13 +23,13 @@ from mindgames.errors import ConfigError
 from mindgames.executors import default_workers, open_executor
 from mindgames.files import append_jsonl, drop_torn_tail, lock_file, make_directory, read_jsonl
 from mindgames.interrupts import stop_on_signals
-from mindgames.match import play_tasks
-from mindgames.matches import match_plan
 from mindgames.modelfile import read_model_file
+from mindgames.play.match import match_plan
+from mindgames.play.report import build_report
+from mindgames.play.results import window
+from mindgames.play.task import play_tasks
 from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry, get_registry
-from mindgames.report import build_report
-from mindgames.results import window
 from mindgames.spec import format_spec
 from mindgames.training import MODEL_FILE, TRAINED_FOR, read_history, snapshots
 

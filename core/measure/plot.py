@@ -14,7 +14,7 @@ from typing import Any
 
 from mindgames.errors import MindgamesError
 from mindgames.files import atomic_write
-from mindgames.plotdata import Panel
+from mindgames.measure.plotdata import Panel
 
 FORMATS = {".png": "png", ".svg": "svg"}
 #: colours of the lines of a panel (matplotlib's default cycle, named so that SVGs are stable)

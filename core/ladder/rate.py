@@ -1,6 +1,6 @@
 """Rating one agent on a ladder: an adaptive gauntlet, then an Elo fit with the rungs held fixed.
 
-The gauntlet plays its games in a few steps of paired games (a match each, core/matches.py,
+The gauntlet plays its games in a few steps of paired games (a match each, core/play/match.py,
 with the ladder's openings and move cap). The first step meets the middle rung; after each step
 the agent's Elo is fitted on every game so far and the next step meets the rung rated nearest
 to it, where a game says most about the rating. Every step's seed derives from ``seed`` and the
@@ -26,13 +26,13 @@ import numpy as np
 
 from mindgames.executors import default_workers, open_executor
 from mindgames.interrupts import stop_on_signals
-from mindgames.ladder import Ladder
-from mindgames.match import play_tasks
-from mindgames.matches import match_plan
-from mindgames.ratings import ELO_PER_NAT, Z95
+from mindgames.ladder.file import Ladder
+from mindgames.play.match import match_plan
+from mindgames.play.ratings import ELO_PER_NAT, Z95
+from mindgames.play.task import play_tasks
+from mindgames.play.tournament import schedule
 from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry
-from mindgames.tournament import schedule
 
 #: gauntlet steps at most (fewer when there are fewer game pairs)
 STEPS = 4

@@ -1,8 +1,8 @@
 """Finished games of many tasks: played into a JSON Lines results file, exported in the game's
 own record format (checkers: PDN), and what a run of them did (``Outcome``).
 
-Tournaments (``core/tournament.py``) and matches (``core/matches.py``) share these; the tasks
-and the record of one game are ``core/match.py``'s, the pump ``core/executors.py``'s.
+Tournaments (``core/play/tournament.py``) and matches (``core/play/match.py``) share these; the
+tasks and the record of one game are ``core/play/task.py``'s, the pump ``core/executors.py``'s.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from mindgames.executors import default_workers, open_executor
 from mindgames.files import append_jsonl, atomic_write, drop_torn_tail
 from mindgames.game import Game, export_games_of
 from mindgames.limits import at_most, max_workers
-from mindgames.match import GameTask, play_tasks
+from mindgames.play.task import GameTask, play_tasks
 from mindgames.recordtypes import GameRecord, Report
 from mindgames.registry import Registry, get_registry
 

@@ -1,7 +1,7 @@
 """Ladders: fixed reference agents of one game rated once on one Elo scale, as a JSON file.
 
-A ladder is what ``mindgames rate`` measures an agent against (core/ladderrate.py) and what
-``mindgames ladder build`` writes (core/ladderbuild.py). File (documented in docs/formats.md)::
+A ladder is what ``mindgames rate`` measures an agent against (core/ladder/rate.py) and what
+``mindgames ladder build`` writes (core/ladder/build.py). File (documented in docs/formats.md)::
 
     {"format": "mindgames-ladder", "version": 1,
      "game": "kalah:pits=6,seeds=4",
@@ -12,7 +12,7 @@ A ladder is what ``mindgames rate`` measures an agent against (core/ladderrate.p
      "provenance": {"command": ..., "seed": 1, "commit": ..., "games": 120, ...}}
 
 Rungs are stored weakest first. The ladders shipped with the package live in
-``mindgames/data/ladders/*.json`` and are found by their game (``shipped_ladder``).
+``mindgames/shipped/ladders/*.json`` and are found by their game (``shipped_ladder``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from mindgames.registry import Registry
 FORMAT = "mindgames-ladder"
 VERSION = 1
 #: the folder of the shipped ladders inside the package
-SHIPPED = "data/ladders"
+SHIPPED = "shipped/ladders"
 
 
 class LadderError(ConfigError):

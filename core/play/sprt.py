@@ -14,7 +14,7 @@ import attrs
 import numpy as np
 
 from mindgames.errors import ConfigError
-from mindgames.ratings import score_from_elo
+from mindgames.play.ratings import score_from_elo
 
 
 # --- paired games ------------------------------------------------------------------------------

@@ -20,8 +20,8 @@ import attrs
 
 from mindgames.errors import MindgamesError
 from mindgames.files import read_jsonl
-from mindgames.report import build_report
-from mindgames.tdist import t_quantile
+from mindgames.measure.tdist import t_quantile
+from mindgames.play.report import build_report
 
 #: the keys a game record must hold to be counted
 _NEEDED = {"index": int, "pair": int, "first": str, "second": str, "game": str}

@@ -9,7 +9,7 @@ Config (TOML; documented in docs/tournaments.md)::
     max_plies = 400               # move cap: a game still going after this many plies is drawn
     seed = 1                      # --seed overrides
     anchor = "random"             # agent rated Elo 0 (default: the mean is 0)
-    openings = "random:plies=2,count=4"   # or an [openings] table (core/openings.py)
+    openings = "random:plies=2,count=4"   # or an [openings] table (core/play/openings.py)
 
     [agents]
     random = "random"
@@ -19,7 +19,7 @@ Config (TOML; documented in docs/tournaments.md)::
 Every pairing plays each opening twice with colours swapped (a game pair). Game seeds are
 derived from the master seed and the game's index up front, so the results do not depend on the
 executor or the number of workers. The run directory holds ``config.json`` (the config and seed
-that define the games), ``results.jsonl`` (one record per finished game, ``core/results.py``)
+that define the games), ``results.jsonl`` (one record per finished game, ``core/play/results.py``)
 and ``report.json`` / ``report.md``; ``resume`` plays only the games not yet in the results.
 """
 
@@ -40,11 +40,11 @@ from mindgames.files import atomic_write, lock_run, read_jsonl
 from mindgames.game import Game
 from mindgames.interrupts import stop_on_signals
 from mindgames.limits import MAX_GAMES, at_most
-from mindgames.match import GameTask, foreign_record, game_seeds
-from mindgames.openings import Opening, OpeningsConfig, make_openings, parse_openings
+from mindgames.play.openings import Opening, OpeningsConfig, make_openings, parse_openings
+from mindgames.play.report import build_report, markdown
+from mindgames.play.results import Outcome, Record, export_records, play_into, typed_records
+from mindgames.play.task import GameTask, foreign_record, game_seeds
 from mindgames.registry import Registry
-from mindgames.report import build_report, markdown
-from mindgames.results import Outcome, Record, export_records, play_into, typed_records
 
 FORMATS = ("round-robin", "gauntlet")
 CONFIG_FILE = "config.json"

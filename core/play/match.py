@@ -15,12 +15,12 @@ from mindgames.files import lock_file, make_directory, read_jsonl
 from mindgames.game import opening_books_of
 from mindgames.interrupts import stop_on_signals
 from mindgames.limits import MAX_GAMES, MAX_OPENINGS, at_most
-from mindgames.match import foreign_record
-from mindgames.openings import parse_openings
+from mindgames.play.openings import parse_openings
+from mindgames.play.report import build_report
+from mindgames.play.results import Outcome, Record, export_records, play_into, typed_records
+from mindgames.play.task import foreign_record
+from mindgames.play.tournament import Plan, TournamentConfig, plan, schedule
 from mindgames.registry import Registry
-from mindgames.report import build_report
-from mindgames.results import Outcome, Record, export_records, play_into, typed_records
-from mindgames.tournament import Plan, TournamentConfig, plan, schedule
 
 
 def match_plan(
@@ -70,7 +70,7 @@ def match_plan(
 
 def sprt_counts(records: Sequence[Record], agent: str) -> list[int]:
     """Pentanomial counts of ``agent`` over the complete game pairs in ``records``."""
-    from mindgames.sprt import pentanomial
+    from mindgames.play.sprt import pentanomial
 
     by_pair: dict[int, list[Record]] = {}
     for r in records:

@@ -1,6 +1,6 @@
 """Building a ladder: a round robin of the rungs in game pairs, rated with Elo anchored at random.
 
-The games are a tournament's (core/tournament.py): the same plan, run directory, results file
+The games are a tournament's (core/play/tournament.py): the same plan, run directory, results file
 and resume; only the schedule is cut so that every pairing plays ``games`` games (whole pairs,
 each opening once with each colour), as a match does. The ladder file is written atomically once
 every game is played.
@@ -19,12 +19,12 @@ import attrs
 
 from mindgames.errors import ConfigError
 from mindgames.game import opening_books_of
-from mindgames.ladder import Ladder, Rung, write_ladder
+from mindgames.ladder.file import Ladder, Rung, write_ladder
 from mindgames.limits import MAX_OPENINGS
-from mindgames.openings import parse_openings
+from mindgames.play.openings import parse_openings
+from mindgames.play.tournament import Plan, TournamentConfig, plan, run_tournament, schedule
 from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry
-from mindgames.tournament import Plan, TournamentConfig, plan, run_tournament, schedule
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 #: the rung rated 0 when no --anchor is given

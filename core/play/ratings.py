@@ -17,7 +17,7 @@ Pure functions on plain numbers, so they are checked against hand-computed value
   not scaled (the virtual draws would make a one-sided record's dispersion small).
 * **LOS** (likelihood of superiority) is ``Phi((w - l) / sqrt(w + l))`` from wins and losses.
 
-The sequential test of a match (pentanomial counts, SPRT) is ``core/sprt.py``.
+The sequential test of a match (pentanomial counts, SPRT) is ``core/play/sprt.py``.
 """
 
 from __future__ import annotations

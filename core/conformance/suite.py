@@ -51,7 +51,7 @@ import numpy as np
 
 from mindgames.board import DrawsBoard
 from mindgames.capabilities import GAME_CAPABILITIES, capabilities_of
-from mindgames.conformance_kernels import KERNEL_CHECK, kernel_checker
+from mindgames.conformance.kernels import KERNEL_CHECK, kernel_checker
 from mindgames.errors import ConformanceError
 from mindgames.game import (
     CountsPieces,

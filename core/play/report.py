@@ -1,6 +1,6 @@
 """The tournament report: standings, crosstable, pairings, as JSON and Markdown.
 
-Built from result records alone (``core/match.py``), so a report can be rebuilt from any
+Built from result records alone (``core/play/task.py``), so a report can be rebuilt from any
 results file. Scoring follows the Layered Learning study: games-based (2 points a win, 1 a
 draw) and clashes-based (the whole series between two agents is one result, 2/1/0).
 """
@@ -11,9 +11,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from mindgames.ratings import fit_elo, los
+from mindgames.play.ratings import fit_elo, los
+from mindgames.play.sprt import pentanomial
 from mindgames.recordtypes import Pairing, Report, Standing, Tally
-from mindgames.sprt import pentanomial
 
 
 def _points(record: Mapping[str, Any], agent: str) -> float:

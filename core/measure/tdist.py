@@ -1,5 +1,5 @@
 """Student's t quantile without a statistics library: the multiplier of an interval over the
-runs of a replicated comparison (``core/replicates.py``)."""
+runs of a replicated comparison (``core/measure/replicates.py``)."""
 
 from __future__ import annotations
 

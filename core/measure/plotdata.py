@@ -7,9 +7,9 @@ Three kinds of input, told apart by their files:
   against the row's work count (``generation``, else ``games``, ``epoch`` or ``phase``), with
   events as markers: clones (TD's cloning regime: rows with ``cloned`` true), a new ``stage``
   (Layered Learning) and early stopping's best epoch;
-* a learning curve (``curve.jsonl``, ``core/curve.py``): Elo with its 95% interval and the score
-  against the games trained (or the curve's ``unit``: generation, playouts);
-* a tournament (``report.json``, ``core/report.py``): the crosstable's scores as a heat map and
+* a learning curve (``curve.jsonl``, ``core/measure/curve.py``): Elo with its 95% interval and the
+  score against the games trained (or the curve's ``unit``: generation, playouts);
+* a tournament (``report.json``, ``core/play/report.py``): the crosstable's scores as a heat map and
   the standings' Elo with intervals.
 
 A run directory that holds both a history and a curve is drawn as one figure with both.
