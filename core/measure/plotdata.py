@@ -3,7 +3,7 @@
 Three kinds of input, told apart by their files:
 
 * a training run (``history.jsonl``, ``core/training.py``): one panel per group of history
-  columns (errors, scores, game length, results, schedules, data sizes, anything else numeric)
+  columns (errors, scores, game length, results, schedules, data sizes, TD's saturation, the rest)
   against the row's work count (``generation``, else ``games``, ``epoch`` or ``phase``), with
   events as markers: clones (TD's cloning regime: rows with ``cloned`` true), a new ``stage``
   (Layered Learning) and early stopping's best epoch;
@@ -103,9 +103,11 @@ GROUPS: tuple[tuple[str, str, Callable[[str], bool]], ...] = (
         "schedule",
         "value",
         lambda k: (
-            k in {"lambda", "epsilon", "temperature", "alpha", "king"} or k.startswith("sigma")
+            k in {"lambda", "epsilon", "temperature", "alpha", "alpha_scale", "king"}
+            or k.startswith("sigma")
         ),
     ),
+    ("saturation", "share of positions", lambda k: k == "saturated"),
     ("other", "value", lambda k: True),
 )
 

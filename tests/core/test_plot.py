@@ -109,11 +109,11 @@ def test_a_td_run_is_drawn_as_png_and_svg_with_one_axes_per_group_of_columns(td_
     done = console("plot", td_run, "-o", tmp_path / "td.png")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "training run, 3 axes (scores; game length; schedule)" in out
+    assert "training run, 4 axes (scores; game length; schedule; saturation)" in out
     width, height = png_size(tmp_path / "td.png")
     assert width > 300 and height > 300
     plot(td_run, tmp_path / "td.svg")
-    assert len(svg_axes(tmp_path / "td.svg")) == 3
+    assert len(svg_axes(tmp_path / "td.svg")) == 4
 
 
 def test_clone_events_of_the_history_are_markers_on_every_panel(td_run):
@@ -173,8 +173,8 @@ def test_coevolution_results_are_not_errors():
 def test_a_run_with_its_learning_curve_adds_the_elo_panels(td_run, tmp_path):
     measure(td_run, CurveSettings(vs="greedy:eval=material", match_games=4), workers=1)
     out = plot(td_run, tmp_path / "run.svg")
-    assert "5 axes" in out and "Elo over training" in out
-    assert len(svg_axes(tmp_path / "run.svg")) == 5
+    assert "6 axes" in out and "Elo over training" in out
+    assert len(svg_axes(tmp_path / "run.svg")) == 6
     out = plot(td_run / "curve.jsonl", tmp_path / "curve.png")
     assert "curve, 2 axes" in out
     png_size(tmp_path / "curve.png")

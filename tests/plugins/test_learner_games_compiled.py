@@ -14,12 +14,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mindgames import gamebatch
 from mindgames.agent import build_evaluator
 from mindgames.data.labelling import Labeller, label_chunk
 from mindgames.data.playouts import generate
 from mindgames.executors import open_executor
 from mindgames.modelfile import read_model_file
+from mindgames.play import gamebatch
 from mindgames.play.openings import make_openings, parse_openings
 from mindgames.play.task import game_between, game_seed
 from mindgames.plugins.learners.hg.comparison import side

@@ -291,7 +291,7 @@ def play_lockstep(
         # every game's successors valued in one batch
         succs = [Successors(game, state[g], reward[g]) for g in active]
         children = [succ.kids[i] for succ in succs for i in succ.open]
-        child_x = encode_batch(children) if children else np.zeros((0, width))
+        child_x = encode_batch(children) if children else np.zeros((0, evaluator.encoding.width))
         child_v = value_batch(child_x).tolist() if children else []
         offset = 0
         keep: list[int] = []
