@@ -20,7 +20,7 @@ def mindgames(*args: str) -> subprocess.CompletedProcess[str]:
     code = "from mindgames.cli.main import main; main()"
     env = dict(os.environ, MINDGAMES_STRICT_PLUGINS="1")
     return subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120, env=env
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600, env=env
     )
 
 

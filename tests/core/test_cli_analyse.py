@@ -20,7 +20,7 @@ def mindgames(*args: str, stdin: str | None = None) -> subprocess.CompletedProce
         [sys.executable, "-c", code, *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
         env=env,
         input=stdin,
     )

@@ -336,7 +336,7 @@ def test_a_sigkilled_run_resumes_to_the_same_evaluator_and_history(tmp_path):
         return history.read_text().count("\n") if history.exists() else 0
 
     command = cli.command("train", str(config), "--out", str(cut), "--quiet")
-    proc = sigkill_when(command, lambda: rows() >= 2, env, timeout=60)
+    proc = sigkill_when(command, lambda: rows() >= 2, env)
     assert proc.returncode == -signal.SIGKILL
     assert 2 <= rows() < 9 and not (cut / "model.npz").exists()
     resumed = cli.run("train", config, "--out", cut, "--quiet", "--resume")

@@ -64,11 +64,11 @@ def test_sigkilled_training_resumes_to_the_same_weights(tmp_path):
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "MINDGAMES_STRICT_PLUGINS": "1"}
 
     whole = tmp_path / "whole"
-    subprocess.run(train(config, whole), env=env, check=True, capture_output=True, timeout=120)
+    subprocess.run(train(config, whole), env=env, check=True, capture_output=True, timeout=600)
 
     cut = tmp_path / "cut"
     # row 2 (50 games) is reported before its checkpoint; row 3 comes after it
-    proc = sigkill_when(train(config, cut), lambda: rows(cut) >= 3, env, timeout=60)
+    proc = sigkill_when(train(config, cut), lambda: rows(cut) >= 3, env)
     assert proc.returncode == -signal.SIGKILL
     done = rows(cut)
     assert 3 <= done < ROWS, f"killed after {done} of {ROWS} batches"

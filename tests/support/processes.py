@@ -10,9 +10,10 @@ from typing import Any
 
 
 def sigkill_when(
-    command: Sequence[str], ready: Callable[[], bool], env: dict[str, Any], timeout: float = 120
+    command: Sequence[str], ready: Callable[[], bool], env: dict[str, Any], timeout: float = 900
 ) -> subprocess.Popen:
-    """Start ``command``, wait until ``ready()`` (or it exits, or ``timeout``), SIGKILL it."""
+    """Start ``command``, wait until ``ready()`` (or it exits, or ``timeout``: long, for a cold
+    compile on a busy machine; the wait normally ends at ``ready``), SIGKILL it."""
     proc = subprocess.Popen(list(command), env=env, stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + timeout
