@@ -80,3 +80,39 @@ def test_an_absurd_fallback_depth_is_refused_when_the_agent_is_built():
 
     done = run("analyse", "kalah", "--agent", "kalah-solver:depth=1000,eval=material")
     one_line_error(done, "'depth' must be <= 64: 1000")
+
+
+def test_above_max_seeds_it_plays_the_alpha_beta_move_though_the_position_solves():
+    game = Kalah(pits=4, seeds=3)
+    capped = agent("kalah-solver:max_seeds=5,depth=2,eval=material", game)
+    uncapped = agent("kalah-solver:max_seeds=0,depth=2,eval=material", game)
+    searcher = agent("alphabeta:depth=2,eval=material", game)
+    rng = np.random.default_rng
+    differs = 0
+    states = [s for s in late_positions(game, 7, 20, 10) if game.pieces(s) > 5]
+    assert len(states) >= 5
+    for state in states:
+        got = capped.choose(game, state, rng(1))
+        want = searcher.choose(game, state, rng(1))
+        assert (got.move, got.value) == (want.move, want.value)
+        exact = uncapped.choose(game, state, rng(1))
+        assert exact.value == np.sign(solve_python(game, state).value)
+        differs += (exact.move, exact.value) != (got.move, got.value)
+    assert differs > 0  # the cap changed some answers: the solver was not asked
+
+
+def test_at_or_below_max_seeds_it_asks_the_solver():
+    game = Kalah(pits=4, seeds=3)
+    solver = agent("kalah-solver:max_seeds=10,eval=material", game)
+    for state in late_positions(game, 8, 8, 10):
+        assert game.pieces(state) <= 10
+        exact = solve_python(game, state)
+        result = solver.choose(game, state, np.random.default_rng(0))
+        assert (result.move, result.value) == (exact.best_moves[0], np.sign(exact.value))
+
+
+def test_a_negative_max_seeds_is_refused():
+    from tests.support.cli import one_line_error, run
+
+    done = run("analyse", "kalah", "--agent", "kalah-solver:max_seeds=-1,eval=material")
+    one_line_error(done, "'max_seeds' must be >= 0: -1")
