@@ -7,6 +7,7 @@ exit 2; an interrupted run (SIGINT, SIGTERM) prints how to resume it and exits 1
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from typing import Any
@@ -75,45 +76,18 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     ctx.obj["verbose"] = verbose
 
 
+#: the modules of core's commands (each lists its click commands in ``COMMANDS``)
+CORE_COMMANDS = (
+    "info", "games", "analyse", "data", "ladder", "measure", "newgame", "play", "plot",
+    "replicates", "serve", "show", "tournament", "train", "zoo",
+)  # fmt: skip
+
+
 def _register_core_commands() -> None:
     """Add every core command. A broken import fails loudly here: no command disappears silently
     (optional extras such as matplotlib are imported by the commands that need them, when run)."""
-    from mindgames.cli import (
-        analyse,
-        data,
-        games,
-        info,
-        ladder,
-        measure,
-        newgame,
-        play,
-        plot,
-        replicates,
-        serve,
-        show,
-        tournament,
-        train,
-        zoo,
-    )
-
-    for module in (
-        info,
-        games,
-        analyse,
-        data,
-        ladder,
-        measure,
-        newgame,
-        play,
-        plot,
-        replicates,
-        serve,
-        show,
-        tournament,
-        train,
-        zoo,
-    ):
-        for command in module.COMMANDS:
+    for name in CORE_COMMANDS:
+        for command in importlib.import_module(f"mindgames.cli.{name}").COMMANDS:
             cli.add_command(command)
 
 

@@ -12,7 +12,6 @@ def test_the_kalah_family_runs_every_step_compiled():
     out = run(["kalah"])
     names = ["kalah alphabeta material", "kalah endgame", "kalah perft", "kalah td mlp"]
     assert list(out) == [*names, "total"]
-    assert all(seconds >= 0 for seconds in out.values())
 
 
 def test_an_unknown_family_is_refused():
