@@ -72,7 +72,7 @@ def _names(cls: type) -> tuple[str, ...]:
 
 @attrs.frozen(eq=False)
 class GameRecord(Fields):
-    """One finished game (``match.play_game``): who played, from where, the moves and result."""
+    """One finished game (``task.play_game``): who played, from where, the moves and result."""
 
     index: int
     pair: int  # the game pair (same opening, colours swapped)

@@ -1,7 +1,7 @@
 """Learning curves: every snapshot of a training run played against one fixed reference agent.
 
 A run directory (``core/training.py``) holds ``snapshots/<games>.npz`` and ``model.npz``. Each of
-them plays a match of paired games (``matches.match_plan``: the same openings and game seeds
+them plays a match of paired games (``match.match_plan``: the same openings and game seeds
 for every snapshot, so the points differ by the model alone) as
 ``alphabeta:depth=D,eval=@SNAPSHOT`` against the reference, on one executor for the whole curve,
 and is rated by the match report (``report.build_report``, Elo anchored on the reference).

@@ -1,7 +1,7 @@
 """A learner's games in batches: each work item plays a chunk of game tasks and returns their
 outcomes (score and plies), a whole game in one compiled call when both agents' searcher can
 (``whole_game``: alpha-beta without random choices, game and models with kernels), else move by
-move as ``match.play_game`` (the Python path, the oracle: ``MINDGAMES_PYTHON_PATH=1``).
+move as ``task.play_game`` (the Python path, the oracle: ``MINDGAMES_PYTHON_PATH=1``).
 
 Co-evolution and SHG rank their individuals by these outcomes only, so a chunk returns no
 moves: a chunk of games costs one task on the executor and one message back, and a worker

@@ -152,7 +152,7 @@ def _spans(numbers: Sequence[int]) -> str:
 
 
 def _from_result(number: int, record: Mapping[str, Any], registry: Registry) -> RecordedGame:
-    """A result record (``match.play_game``'s fields) replayed from its start."""
+    """A result record (``task.play_game``'s fields) replayed from its start."""
     try:
         game = registry.game(str(record["game"]))
         position = record.get("opening_position")

@@ -180,7 +180,7 @@ class Session:
         return f"{winner} wins ({self.game.player_names[self.resigned]} resigned)"
 
     def record(self) -> dict[str, Any]:
-        """The game as a match result record (``match.play_game``'s fields that apply)."""
+        """The game as a match result record (``task.play_game``'s fields that apply)."""
         result = self.result()
         return {
             "index": 0,

@@ -437,7 +437,7 @@ def whole_game(
 ) -> tuple[float, int, State] | None:
     """A whole game from ``state`` between ``evaluators`` (side 0's, side 1's), each move this
     searcher's, in one compiled call (alphabeta_kernel.play): side 0's score (0.5 when cut at
-    ``max_plies``), the plies and the final state, as ``match.play_game`` would give with two
+    ``max_plies``), the plies and the final state, as ``task.play_game`` would give with two
     agents of this searcher. None when the game must be played move by move: a random choice
     (``random_ties``, ``random_order``), a clock, or a side without kernels."""
     if not _unattended(o):

@@ -721,7 +721,7 @@ def move_of(row, n, last, budgets, s, perm, scored_v, scored_i, scored_pv, score
 def play(row, max_plies, last, budgets, s0, s1, kids, kmoves, perm, scored_v, scored_i,
          scored_pv, scored_len, saved, saved_v, saved_pv, out):  # fmt: skip
     """One whole game from ``row`` (played in place) between the evaluators of ``s0`` (side 0)
-    and ``s1`` (side 1), each move ``move_of``'s: ``match.play_game`` with two alpha-beta agents.
+    and ``s1`` (side 1), each move ``move_of``'s: ``task.play_game`` with two alpha-beta agents.
     Writes side 0's score (1, 0.5 or 0; 0.5 when cut at ``max_plies``) into ``out[0]`` and
     returns the plies played, or -1 when a position overflowed the buffers."""
     gp = s0[0]
