@@ -1,5 +1,7 @@
 """``mindgames train --explain``: the settings a training run will use and where each came from
--- the config, a default, or measured from the encoding before training (TD's step sizes)."""
+-- the config, a default, or measured on random games before training (the ``MeasuresInputs``
+learners: TD's and supervised's step sizes, Layered Learning's stage schedule, the evolution
+learners' initial ranges and mutation scales)."""
 
 from __future__ import annotations
 
@@ -46,22 +48,35 @@ def explain(
     measured: dict[str, Any] = {}
     if isinstance(learner, MeasuresInputs):
         learner, measured = learner.measure(game, evaluator, seed)
-    options = unstructure(learner)
-    given = raw.get("learner", {})
+    options = {k: v for k, v in unstructure(learner).items() if k not in _INTERNAL}
     rows.append(("learner.name", name, CONFIG))
-    for key, value in options.items():
-        if key in _INTERNAL:
-            continue
-        if key in given:
-            rows.append((f"learner.{key}", given[key], CONFIG))
-        elif key in measured:
-            rows.append((f"learner.{key}", measured[key], MEASURED))
-        else:
-            rows.append((f"learner.{key}", value, DEFAULT))
+    shown = _learner_rows(options, raw.get("learner", {}), measured, "", rows)
     for key, value in measured.items():
-        if key not in options:
+        if key not in shown:
             rows.append((f"measured.{key}", value, MEASURED))
     return rows
+
+
+def _learner_rows(
+    options: Mapping[str, Any], given: Mapping[str, Any], measured: Mapping[str, Any],
+    prefix: str, rows: list[tuple[str, Any, str]],
+) -> set[str]:  # fmt: skip
+    """Append a row per learner option (a nested table's options as ``table.key``), its value
+    from the config, the measurement or the default; the measured keys it showed."""
+    shown = set()
+    for key, value in options.items():
+        full = prefix + key
+        if isinstance(value, Mapping) and value:
+            inner = given.get(key, {}) if isinstance(given.get(key), Mapping) else {}
+            shown |= _learner_rows(value, inner, measured, full + ".", rows)
+        elif key in given:
+            rows.append((f"learner.{full}", given[key], CONFIG))
+        elif full in measured:
+            rows.append((f"learner.{full}", measured[full], MEASURED))
+            shown.add(full)
+        else:
+            rows.append((f"learner.{full}", value, DEFAULT))
+    return shown
 
 
 def _source(table: Mapping[str, Any], key: str) -> str:

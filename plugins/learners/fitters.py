@@ -1,17 +1,25 @@
 """Fitters: how every learner fits a model to labelled patterns (one module, shared).
 
 * ``rprop`` -- iRprop- (Igel and Huesken 2000) on the full-batch gradient of the mean squared
-  error: one step size per weight, times ``increase`` (1.2) while the gradient keeps its sign,
-  times ``decrease`` (0.5) when it flips (and that weight rests one epoch), kept within
-  [``step_min``, ``step_max``]; each weight moves by ``-sign(gradient) * step``.
+  error: one step size per weight (starting at ``step``), times ``increase`` (1.2) while the
+  gradient keeps its sign, times ``decrease`` (0.5) when it flips (and that weight rests one
+  epoch), kept within [``step_min``, ``step_max``]; each weight moves by
+  ``-sign(gradient) * step``.
 * ``adam`` -- Adam (Kingma and Ba 2015) on mini-batches of ``batch`` patterns, the patterns in a
   new random order every epoch.
 * ``fit`` -- a *fittable* model's own closed-form fit (linear: least squares), in one epoch.
 
 ``Fit`` runs epochs with early stopping: the validation error may rise for ``patience`` epochs
 before training stops, never before ``min_epochs``; the weights of the best validation epoch
-are restored at the end. ``Fit`` can be checkpointed (``state``/``restore``) for resumable
-learners. The error is the weighted mean squared error of the model's values against the labels.
+are restored at the end.
+
+``step`` and ``lr`` unset: each weight's first RPROP step, or Adam's step, is ``RPROP_MOVE`` or
+``ADAM_MOVE`` over the root mean squared length of that weight's inputs, measured by the learner
+on random games (``steps``: ``td.scaling.group_mean_squares``), so that a step moves a unit's
+pre-activation by about that much whatever the encoding's scale; without a measurement, ``STEP``
+and ``LR`` (the values for inputs of squared length 16, raw32's). ``Fit`` can be checkpointed
+(``state``/``restore``) for resumable learners. The error is the weighted mean squared error of
+the model's values against the labels.
 """
 
 from __future__ import annotations
@@ -40,6 +48,13 @@ from mindgames.model import (
 FITTERS = ("rprop", "adam", "fit")
 #: patterns per block when summing gradients (bounds the memory of batch gradients)
 CHUNK = 512
+#: what one RPROP first step / one Adam step moves a unit's pre-activation by (root mean square
+#: over the weights' signs) when ``step`` / ``lr`` are unset (module docstring)
+RPROP_MOVE = 0.04
+ADAM_MOVE = 0.004
+#: the steps without a measurement: RPROP_MOVE and ADAM_MOVE on inputs of squared length 16
+STEP = 0.01
+LR = 0.001
 
 
 @attrs.frozen
@@ -50,12 +65,13 @@ class FitOptions:
     epochs: int = attrs.field(default=200, validator=v.ge(1))
     min_epochs: int = attrs.field(default=20, validator=v.ge(0))
     patience: int = attrs.field(default=20, validator=v.ge(1))
-    step: float = attrs.field(default=0.01, validator=v.gt(0.0))
+    #: RPROP's first step and Adam's step; None: scaled to the inputs (module docstring)
+    step: float | None = attrs.field(default=None, validator=v.optional(v.gt(0.0)))
     step_min: float = attrs.field(default=1e-6, validator=v.gt(0.0))
     step_max: float = attrs.field(default=1.0, validator=v.gt(0.0))
     increase: float = attrs.field(default=1.2, validator=v.gt(1.0))
     decrease: float = attrs.field(default=0.5, validator=[v.gt(0.0), v.lt(1.0)])
-    lr: float = attrs.field(default=0.001, validator=v.gt(0.0))
+    lr: float | None = attrs.field(default=None, validator=v.optional(v.gt(0.0)))
     batch: int = attrs.field(default=64, validator=v.ge(1))
     beta1: float = attrs.field(default=0.9, validator=[v.ge(0.0), v.lt(1.0)])
     beta2: float = attrs.field(default=0.999, validator=[v.ge(0.0), v.lt(1.0)])
@@ -122,10 +138,13 @@ class Trainer(Protocol):
 class Rprop:
     """iRprop- on the full batch (module docstring)."""
 
-    def __init__(self, patterns: Patterns, size: int, options: FitOptions) -> None:
+    def __init__(
+        self, patterns: Patterns, size: int, options: FitOptions, steps: np.ndarray | None = None
+    ) -> None:
         self.patterns = patterns
         self.o = options
-        self.steps = np.full(size, options.step)
+        first = options.step if options.step is not None else steps if steps is not None else STEP
+        self.steps = np.array(np.broadcast_to(first, size), dtype=float)
         self.previous = np.zeros(size)
 
     def update(self, params: np.ndarray, grad: np.ndarray) -> np.ndarray:
@@ -157,9 +176,12 @@ class Rprop:
 class Adam:
     """Adam on mini-batches in a new random order each epoch (module docstring)."""
 
-    def __init__(self, patterns: Patterns, size: int, options: FitOptions) -> None:
+    def __init__(
+        self, patterns: Patterns, size: int, options: FitOptions, steps: np.ndarray | None = None
+    ) -> None:
         self.patterns = patterns
         self.o = options
+        self.lr = options.lr if options.lr is not None else steps if steps is not None else LR
         self.m = np.zeros(size)
         self.v = np.zeros(size)
         self.t = np.zeros(1)
@@ -176,7 +198,7 @@ class Adam:
             self.v = o.beta2 * self.v + (1 - o.beta2) * grad * grad
             m_hat = self.m / (1 - o.beta1 ** self.t[0])
             v_hat = self.v / (1 - o.beta2 ** self.t[0])
-            net.set_params(net.get_params() - o.lr * m_hat / (np.sqrt(v_hat) + 1e-8))
+            net.set_params(net.get_params() - self.lr * m_hat / (np.sqrt(v_hat) + 1e-8))
         return float(np.mean(losses))
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -203,14 +225,18 @@ class ClosedForm:
         return None
 
 
-def trainer_for(model: Model, patterns: Patterns, options: FitOptions, who: str) -> Trainer:
-    """The trainer ``options.fitter`` names, after checking the model offers what it needs."""
+def trainer_for(
+    model: Model, patterns: Patterns, options: FitOptions, who: str,
+    steps: np.ndarray | None = None,
+) -> Trainer:  # fmt: skip
+    """The trainer ``options.fitter`` names, after checking the model offers what it needs;
+    ``steps``: per weight, the measured step (``step`` or ``lr`` unset)."""
     if options.fitter == "fit":
         require({FITTABLE}, model, who=f"{who} with fitter 'fit'")
         return ClosedForm(patterns)
     require({DIFFERENTIABLE}, model, who=f"{who} with fitter {options.fitter!r}")
     size = len(as_parametric(model).get_params())
-    return (Rprop if options.fitter == "rprop" else Adam)(patterns, size, options)
+    return (Rprop if options.fitter == "rprop" else Adam)(patterns, size, options, steps)
 
 
 class Fit:

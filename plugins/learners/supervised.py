@@ -9,7 +9,10 @@ Targets (``target``):
   reward), one pass over the training games in a random order per epoch, with the TD update
   maths of the ``td`` learner.
 
-The data are split into training and validation games by group, never by position. One history
+The data are split into training and validation games by group, never by position, and the
+fit stops early on the validation error (``FitOptions``: on by default). With ``fit.step``
+(RPROP) or ``fit.lr`` (Adam) unset, the steps are scaled to the encoding's inputs, measured on
+seeded random games before training (``measure``: TD's probe, ``td.scaling``). One history
 row per epoch (training and validation MSE); checkpoints every ``checkpoint_every`` epochs and
 ``--resume`` continue exactly where a killed run stopped.
 """
@@ -39,7 +42,16 @@ from mindgames.model import (
     as_differentiable,
     require,
 )
-from mindgames.plugins.learners.fitters import Fit, FitOptions, Patterns, Trainer, trainer_for
+from mindgames.plugins.learners.fitters import (
+    ADAM_MOVE,
+    RPROP_MOVE,
+    Fit,
+    FitOptions,
+    Patterns,
+    Trainer,
+    trainer_for,
+)
+from mindgames.plugins.learners.td import scaling
 from mindgames.plugins.learners.td.update import TDUpdate, alpha_vector
 from mindgames.training import reporting
 
@@ -63,6 +75,22 @@ class SupervisedLearner(Learner):
     #: TD target: trace decay, step size (as the td learner: one, one per group, or 1/fan-in)
     lam: float = attrs.field(default=0.7, validator=[v.ge(0.0), v.le(1.0)])
     alpha: Any = None
+    #: the probe's measurement (``measure``); set by ``mindgames train`` from the run's seed,
+    #: not by configs. None: ``train`` probes with seed 0 when it needs the steps.
+    measured: dict[str, Any] | None = attrs.field(default=None, repr=False)
+
+    def measure(self, game: Game, evaluator: Evaluator, seed: int) -> tuple[Learner, dict]:
+        """Probe the encoding on random games seeded by ``seed`` (``td.scaling``): the learner
+        with the measurement, and the measurement with the fitter's per-group steps
+        (``fit.step`` for RPROP, ``fit.lr`` for Adam) when the config leaves them unset."""
+        found = scaling.measure(scaling.probe(game, evaluator, seed), seed)
+        fitter, unset = self.fit.fitter, {"rprop": self.fit.step, "adam": self.fit.lr}
+        fits = self.target == "label" and isinstance(evaluator.model, Parametric)
+        if fits and fitter in unset and unset[fitter] is None:  # else train refuses or fits
+            key, move = ("fit.step", RPROP_MOVE) if fitter == "rprop" else ("fit.lr", ADAM_MOVE)
+            squares = scaling.group_mean_squares(evaluator.model, evaluator.encoding.width, found)
+            found[key] = [float(f"{move / np.sqrt(ms):.6g}") for ms in squares]
+        return attrs.evolve(self, measured=found), found
 
     def planned(self) -> tuple[str, int]:
         """Epochs at most: early stopping may end training sooner."""
@@ -95,7 +123,7 @@ class SupervisedLearner(Learner):
             sides = np.array([game.to_move(game.parse_position(t)) for t in data.positions])
             trainer: Trainer = GameReplay(data, xs, sides, train_rows, model, self)
         else:
-            trainer = trainer_for(model, train, self.fit, who)
+            trainer = trainer_for(model, train, self.fit, who, self._steps(game, evaluator))
         fit = Fit(model, trainer, patterns.take(valid_rows), self.fit)
         history: list[dict[str, Any]] = []
         path = checkpoint.path_in(workdir)
@@ -113,6 +141,15 @@ class SupervisedLearner(Learner):
                     self._save(path, model, fit, rng, history)
         fit.finish()
         return TrainingResult(evaluator, tuple(history))
+
+    def _steps(self, game: Game, evaluator: Evaluator) -> np.ndarray | None:
+        """The fitter's measured steps per weight (``measure``), or None when set by the config."""
+        found = self.measured if self.measured is not None else self.measure(
+            game, evaluator, 0)[1]  # fmt: skip
+        for key in ("fit.step", "fit.lr"):
+            if key in found:
+                return scaling.per_weight(evaluator.model, found[key])
+        return None
 
     def load(self, game: Game) -> DataSet:
         """Every file of ``data`` as one data set: data sets (``.npz``) of this game with labels,

@@ -299,19 +299,15 @@ def test_snapshot_zero_is_a_parent_of_generation_zero(tmp_path):
 
     learner = _learner(generations=1)
     result = _train(tmp_path, "gen0", learner, seed=7)
-    first = result.evaluator.model.get_params()  # any row has this size
+    assert result.evaluator is not None
     registry = get_registry()
-    initial = learner._initial(np.zeros(first.size), np.random.default_rng(7))
+    game = registry.game("kalah:pits=3,seeds=2")
+    # parent 0 starts as the evaluator's weights; parents 1.. as the run's generator drew them
+    evaluator = build_evaluator(registry, game, {"model": "mlp", "encoding": "kalah14"}, seed=1)
+    initial = learner._initial(evaluator, game, np.random.default_rng(7))
     _, zero, _ = load_evaluator(tmp_path / "gen0" / "snapshots" / "000000000.npz", registry)
     saved = zero.model.get_params()
-    # parent 0 starts as the evaluator's weights; parents 1.. as the run's generator drew them
-    start = build_evaluator(
-        registry,
-        registry.game("kalah:pits=3,seeds=2"),
-        {"model": "mlp", "encoding": "kalah14"},
-        seed=1,
-    ).model.get_params()
-    rows = [start, *initial.weights[1:]]
+    rows = [evaluator.model.get_params(), *initial.weights[1:]]
     assert any(np.array_equal(saved, row) for row in rows)
 
 

@@ -24,6 +24,14 @@ from tests.support.history import untimed
 FIXTURES = Path(__file__).parent / "data" / "old_checkpoints"
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ["td", "coevolution", "hg", "layered", "supervised"]
+#: defaults that issue 39 changed (measured since, or decaying): the runs used these
+BEFORE_ISSUE_39: dict[str, dict[str, Any]] = {
+    "td": {"alpha_end_scale": None},
+    "coevolution": {"sigma": 0.05, "init": [-0.2, 0.2]},
+    "hg": {"init": [-1.0, 1.0]},
+    "layered": {"fit": {"step": 0.01, "lr": 0.001}},
+    "supervised": {"fit": {"step": 0.01, "lr": 0.001}},
+}
 
 
 def _hillclimb() -> Any:
@@ -51,8 +59,11 @@ def _resume(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple
         learner = _hillclimb().HillClimb(**case["options"])
     else:
         options = dict(case["options"])
-        if name == "td":  # the step sizes' default decay since issue 39; the run had none
-            options.setdefault("alpha_end_scale", None)
+        for key, value in BEFORE_ISSUE_39.get(name, {}).items():  # the defaults it ran with
+            if key == "fit":
+                options["fit"] = {**value, **options.get("fit", {})}
+            else:
+                options.setdefault(key, value)
         learner = registry.learner(case["learner"], options, where="test")
     # the seed of the run, as `train --resume` passes it (supervised splits its data with it)
     result = learner.train(game, evaluator, np.random.default_rng(case["seed"]), workdir=workdir,

@@ -27,7 +27,7 @@ from mindgames.executors import open_executor
 from mindgames.game import Game
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
-from mindgames.model import PARAMETRIC, Evaluator, as_parametric
+from mindgames.model import PARAMETRIC, Evaluator, Parametric, as_parametric
 from mindgames.play.gamebatch import play_outcomes
 from mindgames.play.openings import Opening, make_openings, parse_openings
 from mindgames.play.task import Player, game_between, game_seed
@@ -38,8 +38,14 @@ from mindgames.plugins.learners.coevolution.checkpoint import (
     load_checkpoint,
     save_checkpoint,
 )
+from mindgames.plugins.learners.td import scaling
 from mindgames.spec import format_spec, parse_spec, split_plus
 from mindgames.training import reporting, save_snapshot
+
+#: half-width of the initial weights' uniform range before shrinking (``init`` unset)
+INIT_REACH = 0.2
+#: the initial step size as a share of the initial range's half-width (0.05 for +-0.2)
+SIGMA_SHARE = 0.25
 
 
 @attrs.frozen
@@ -69,9 +75,15 @@ class CoevolutionLearner(Learner):
     #: each meeting is two games from its opening, colours swapped (not published: the
     #: opening's and the first move's luck cancel within a pair)
     paired: bool = False
-    #: initial step size of every weight; uniform range of the initial weights of parents 1..
-    sigma: float = attrs.field(default=0.05, validator=v.gt(0.0))
-    init: tuple[float, float] = attrs.field(default=(-0.2, 0.2), validator=evolve.ordered_pair)
+    #: uniform range of the initial weights of parents 1..; unset: per parameter group,
+    #: +-0.2 shrunk so that a unit's initial pre-activation spreads by at most 0.5 over
+    #: positions of seeded random games (``measure``: ``td.scaling.uniform_ranges``)
+    init: tuple[float, float] | None = attrs.field(
+        default=None, validator=v.optional(evolve.ordered_pair)
+    )
+    #: initial step size of every weight; unset: a quarter of its initial range's half-width
+    #: (``SIGMA_SHARE``: the published 0.05 for +-0.2)
+    sigma: float | None = attrs.field(default=None, validator=v.optional(v.gt(0.0)))
     #: an encoding option that evolves too ("king": raw32's K); None: none does
     king_option: str | None = None
     king_start: float = 2.0
@@ -85,6 +97,10 @@ class CoevolutionLearner(Learner):
     workers: int = attrs.field(default=1, validator=v.ge(1))
     scheduler: str | None = None
 
+    #: the probe's measurement (``measure``); set by ``mindgames train`` from the run's seed,
+    #: not by configs. None: ``train`` probes with seed 0 when ``init`` or ``sigma`` is unset.
+    measured: dict[str, Any] | None = attrs.field(default=None, repr=False)
+
     def __attrs_post_init__(self) -> None:
         if not self.king_bounds[0] <= self.king_start <= self.king_bounds[1]:
             raise ValueError(f"king_start {self.king_start} is outside king_bounds")
@@ -96,6 +112,23 @@ class CoevolutionLearner(Learner):
     # --- training --------------------------------------------------------------------------
     def planned(self) -> tuple[str, int]:
         return ("generation", self.generations)
+
+    def measure(self, game: Game, evaluator: Evaluator, seed: int) -> tuple[Learner, dict]:
+        """With ``init`` or ``sigma`` unset, probe the encoding on random games seeded by
+        ``seed`` (``td.scaling``): per parameter group, the initial range's half-width
+        (``init``) and the initial step size (``sigma``); the learner with them."""
+        found: dict[str, Any] = {}
+        if (self.init is None or self.sigma is None) and isinstance(evaluator.model, Parametric):
+            model, width = evaluator.model, evaluator.encoding.width
+            found = scaling.measure(scaling.probe(game, evaluator, seed), seed)
+            if self.init is None:
+                found["init"] = scaling.uniform_ranges(model, width, found, INIT_REACH)
+            if self.sigma is None:
+                given = self.init
+                groups = len(scaling.group_mean_squares(model, width, found))
+                ranges = found["init"] if given is None else [(given[1] - given[0]) / 2] * groups
+                found["sigma"] = [float(f"{SIGMA_SHARE * r:.6g}") for r in ranges]
+        return attrs.evolve(self, measured=found), found
 
     def train(
         self,
@@ -114,12 +147,11 @@ class CoevolutionLearner(Learner):
         # runs keep their stream); the checkpoint keeps it, so a resume plays the same ones
         seed = int(rng.integers(2**62)) if config.kind == "random" else 0
         path = Path(workdir) / CHECKPOINT
-        model = as_parametric(evaluator.model)
         if checkpoint.resumable(workdir, resume):
             population, counters = load_checkpoint(path, self, rng)
             seed = int(counters.get("openings_seed", seed))
         else:
-            population, counters = self._initial(model.get_params(), rng), {}
+            population, counters = self._initial(evaluator, game, rng), {}
         starts = make_openings(game, config, seed)
         history: list[dict[str, Any]] = list(counters.get("history", []))
         done, elapsed = int(counters.get("generation", 0)), float(counters.get("elapsed", 0.0))
@@ -164,10 +196,27 @@ class CoevolutionLearner(Learner):
                 )
             registry.encoding(game, self.encoding_spec(evaluator, self.king_start))
 
-    def _initial(self, first: np.ndarray, rng: np.random.Generator) -> Population:
-        """Parent 0 has the evaluator's weights, the others uniform ones in ``init``."""
-        weights = np.vstack([first, rng.uniform(*self.init, (self.parents - 1, first.size))])
-        sigmas = np.full_like(weights, self.sigma)
+    def _initial(self, evaluator: Evaluator, game: Game, rng: np.random.Generator) -> Population:
+        """Parent 0 has the evaluator's weights, the others uniform ones in ``init`` (unset:
+        the measured range of each parameter group); every sigma starts at ``sigma``."""
+        first = as_parametric(evaluator.model).get_params()
+        found = self.measured
+        if found is None and (self.init is None or self.sigma is None):
+            found = self.measure(game, evaluator, 0)[1]
+        shape = (self.parents - 1, first.size)
+        if self.init is not None:
+            others = rng.uniform(*self.init, shape)
+        else:
+            assert found is not None
+            others = rng.uniform(-1.0, 1.0, shape) * scaling.per_weight(
+                evaluator.model, found["init"])  # fmt: skip
+        weights = np.vstack([first, others])
+        if self.sigma is not None:
+            sigmas = np.full_like(weights, self.sigma)
+        else:
+            assert found is not None
+            sigma = scaling.per_weight(evaluator.model, found["sigma"])
+            sigmas = np.tile(sigma, (self.parents, 1))
         return Population(weights, sigmas, np.full(self.parents, float(self.king_start)))
 
     def _generation(

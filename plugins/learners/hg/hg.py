@@ -104,7 +104,7 @@ class HGLearner(Evolution):
             if phase > 0:
                 worst = operators.worst(run.score, self.regenerate)
                 size = run.population.shape[1]
-                fresh = operators.random_genotypes(len(worst), size, self.init, rng)
+                fresh = operators.random_genotypes(len(worst), size, context.bounds, rng)
                 for i, genes in zip(worst, fresh, strict=True):
                     run.replace(int(i), genes, 0.0, False)
             run.score = fitness.scores(context.evaluator, run.population, context.tests)

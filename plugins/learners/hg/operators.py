@@ -15,6 +15,8 @@ the model's ``param_groups``, e.g. one per phase of ``phased``; a single group o
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from mindgames.model import Model, param_groups_of
@@ -104,9 +106,10 @@ def worst(values: np.ndarray, share: float) -> np.ndarray:
 
 
 def random_genotypes(
-    count: int, size: int, init: tuple[float, float], rng: np.random.Generator
+    count: int, size: int, init: tuple[Any, Any], rng: np.random.Generator
 ) -> np.ndarray:
-    """``count`` genotypes with genes uniform in ``init``."""
+    """``count`` genotypes with genes uniform in ``init`` (two floats, or two arrays of one
+    bound per gene)."""
     return rng.uniform(init[0], init[1], (count, size))
 
 

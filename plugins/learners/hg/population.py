@@ -18,8 +18,9 @@ from mindgames import checkpoint
 from mindgames.game import Game
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
-from mindgames.model import PARAMETRIC, Evaluator, as_parametric
+from mindgames.model import PARAMETRIC, Evaluator, Parametric, as_parametric
 from mindgames.plugins.learners.hg import operators, stats
+from mindgames.plugins.learners.td import scaling
 from mindgames.training import reporting, save_snapshot
 
 
@@ -84,13 +85,15 @@ class Run:
 @attrs.define
 class Context:
     """What a run works with: the game, the evaluator whose model the genotypes set, the gene
-    groups, the executor and the run directory; ``tests`` is HG's current test set."""
+    groups, the executor, the run directory and the random genes' bounds (``Evolution.bounds``);
+    ``tests`` is HG's current test set."""
 
     game: Game
     evaluator: Evaluator
     groups: list[slice]
     executor: Any
     workdir: Path
+    bounds: tuple[Any, Any]
     tests: Any = None
 
 
@@ -117,14 +120,38 @@ class Evolution(Learner):
     tournament: int = attrs.field(default=3, validator=v.ge(2))
     #: probability that a gene mutates (x2, /2, sign change with odds 2:2:1)
     mutation: float = attrs.field(default=0.05, validator=[v.ge(0.0), v.le(1.0)])
-    #: uniform range of the random genes (initial population, regenerated specimens)
-    init: tuple[float, float] = attrs.field(default=(-1.0, 1.0), validator=_init_range)
+    #: uniform range of the random genes (initial population, regenerated specimens); unset:
+    #: per linear combination, +-1 shrunk so that its value spreads by at most 0.5 over
+    #: positions of seeded random games (``measure``: ``td.scaling.uniform_ranges``)
+    init: tuple[float, float] | None = attrs.field(default=None, validator=v.optional(_init_range))
     #: checkpoint (and snapshot the best) every this many generations (0: at the end only)
     checkpoint_every: int = attrs.field(default=1, validator=v.ge(0))
     #: processes for the tasks (labelling, comparison games)
     workers: int = attrs.field(default=1, validator=v.ge(1))
     #: a Dask scheduler address for the tasks ("local" or tcp://host:port)
     scheduler: str | None = None
+    #: the probe's measurement (``measure``); set by ``mindgames train`` from the run's seed,
+    #: not by configs. None: ``train`` probes with seed 0 when ``init`` is unset.
+    measured: dict[str, Any] | None = attrs.field(default=None, repr=False)
+
+    def measure(self, game: Game, evaluator: Evaluator, seed: int) -> tuple[Learner, dict]:
+        """With ``init`` unset, probe the encoding on random games seeded by ``seed``
+        (``td.scaling``): the half-width of each linear combination's gene range."""
+        found: dict[str, Any] = {}
+        if self.init is None and isinstance(evaluator.model, Parametric):  # else train refuses
+            found = scaling.measure(scaling.probe(game, evaluator, seed), seed)
+            found["init"] = scaling.uniform_ranges(
+                evaluator.model, evaluator.encoding.width, found, 1.0, linear=True
+            )
+        return attrs.evolve(self, measured=found), found
+
+    def bounds(self, game: Game, evaluator: Evaluator) -> tuple[Any, Any]:
+        """The random genes' bounds: ``init``, or per gene its group's measured range."""
+        if self.init is not None:
+            return self.init[0], self.init[1]
+        found = self.measured if self.measured else self.measure(game, evaluator, 0)[1]
+        reach = scaling.per_weight(evaluator.model, found["init"])
+        return -reach, reach
 
     def total(self) -> int:
         """Generations in the whole run."""
@@ -151,13 +178,14 @@ class Evolution(Learner):
         path = checkpoint.path_in(workdir)
         genes = as_parametric(evaluator.model).get_params()
         groups = operators.gene_groups(evaluator.model, genes.size)
+        bounds = self.bounds(game, evaluator)
         if checkpoint.resumable(workdir, resume):
             saved = checkpoint.load(path, self, rng=rng)
             run = Run.restore(saved.arrays, saved.counters | {"history": saved.history})
         else:
-            run = Run.start(self.initial(genes, rng))
+            run = Run.start(self.initial(genes, bounds, rng))
         with open_executor(self.workers, self.scheduler) as executor:
-            context = Context(game, evaluator, groups, executor, Path(workdir))
+            context = Context(game, evaluator, groups, executor, Path(workdir), bounds)
             while run.generation < self.total():
                 row = self._generation(context, run, rng)
                 every, done = self.checkpoint_every, run.generation
@@ -189,9 +217,11 @@ class Evolution(Learner):
         run.history.append(row)
         return row
 
-    def initial(self, genes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Specimen 0 has the evaluator's parameters, the others random genes in ``init``."""
-        others = operators.random_genotypes(self.population - 1, genes.size, self.init, rng)
+    def initial(
+        self, genes: np.ndarray, bounds: tuple[Any, Any], rng: np.random.Generator
+    ) -> np.ndarray:
+        """Specimen 0 has the evaluator's parameters, the others random genes in ``bounds``."""
+        others = operators.random_genotypes(self.population - 1, genes.size, bounds, rng)
         return np.vstack([genes, others])
 
     def child(

@@ -48,8 +48,10 @@ class SHGLearner(Evolution):
         name, options = parse_spec(self.search)
         get_registry().searcher(name, options, where=f"shg search {self.search!r}")
 
-    def initial(self, genes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        population = super().initial(genes, rng)
+    def initial(
+        self, genes: np.ndarray, bounds: tuple[Any, Any], rng: np.random.Generator
+    ) -> np.ndarray:
+        population = super().initial(genes, bounds, rng)
         if self.normalise:
             population = np.array([operators.normalise(g) for g in population])
         return population

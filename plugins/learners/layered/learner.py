@@ -2,11 +2,13 @@
 at a time, each stage labelled by a search with the evaluator trained on the stages before.
 
 The game is split into ``stages`` disjoint stages of ``width`` plies (``stages.disjoint``); the
-stage nearest the end is trained first. For each stage: positions from playouts (``data``),
-labels by alpha-beta -- the deepest stage with the null evaluator or a game's exact solver, every
-later one with the previous stage's evaluator (its snapshot) -- then a population fitter
-(``population``: ``rprop``, ``evolution``, ``evolution+rprop``) runs ``generations``
-generations on the stage's training set and a test set drawn from every stage trained so far.
+stage nearest the end is trained first. Unset, ``stages`` follows the game's typical length: the
+deepest stage holds the median length of seeded random games (``measure``). For each stage:
+positions from playouts (``data``), labels by alpha-beta -- the deepest stage with the null
+evaluator or a game's exact solver, every later one with the previous stage's evaluator (its
+snapshot) -- then a population fitter (``population``: ``rprop``, ``evolution``,
+``evolution+rprop``) runs ``generations`` generations on the stage's training set and a test set
+drawn from every stage trained so far.
 
 ``evaluators = "one"``: one evaluator for all stages, trained on the current stage plus the
 earlier stages' positions (kept, or regenerated and ``relabel``led by the newest evaluator), the
@@ -53,6 +55,7 @@ from mindgames.plugins.learners.layered.checkpoint import (
 )
 from mindgames.plugins.learners.layered.data import SOLVE, StageData, encode, seed_of, split
 from mindgames.plugins.learners.stages import Stage
+from mindgames.plugins.learners.td import scaling
 from mindgames.registry import get_registry
 from mindgames.spec import parse_spec
 from mindgames.training import reporting, save_snapshot, snapshots
@@ -68,9 +71,12 @@ class LayeredLearner(Learner):
     name: ClassVar[str] = "layered"
     needs: ClassVar[frozenset[str]] = frozenset({PARAMETRIC})
 
-    #: disjoint stages of ``width`` plies: stage 1 is plies [0, width); the last is trained first
-    stages: int = attrs.field(default=4, validator=v.ge(1))
-    width: int = attrs.field(default=10, validator=v.ge(1))
+    #: disjoint stages of ``width`` plies: stage 1 is plies [0, width); the last is trained
+    #: first. Unset: enough stages that the deepest holds the median length of seeded random
+    #: games (``measure``: length // width + 1). ``width`` 5: every example used 4-5 plies, the
+    #: depth a later stage's labels search to reach the stage before
+    stages: int | None = attrs.field(default=None, validator=v.optional(v.ge(1)))
+    width: int = attrs.field(default=5, validator=v.ge(1))
     #: positions of each stage for training, and for the test set
     positions: int = attrs.field(default=500, validator=v.ge(1))
     test_positions: int = attrs.field(default=100, validator=v.ge(1))
@@ -113,16 +119,31 @@ class LayeredLearner(Learner):
     #: processes that label positions (1: in this process); a Dask scheduler address
     workers: int = attrs.field(default=1, validator=v.ge(1))
     scheduler: str | None = None
+    #: the probe's measurement (``measure``); set by ``mindgames train`` from the run's seed,
+    #: not by configs. None: ``train`` probes with seed 0 when ``stages`` is unset.
+    measured: dict[str, Any] | None = attrs.field(default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
         deepest = [] if self.deepest == SOLVE else [self.deepest]
         for spec in (self.search, *self.playouts, *deepest):
             parse_spec(spec)
-        schedules.disjoint(self.stages, self.width)
+        schedules.disjoint(self.stages or 1, self.width)
 
-    def planned(self) -> tuple[str, int]:
-        """Every stage runs the fitter's generations (``train``'s progress bar)."""
-        return ("generation", self.stages * self.breeding().generations)
+    def planned(self) -> tuple[str, int] | None:
+        """Every stage runs the fitter's generations (``train``'s progress bar); None before
+        ``measure`` when ``stages`` is unset."""
+        count = self.stages or (self.measured or {}).get("stages")
+        return ("generation", count * self.breeding().generations) if count else None
+
+    def measure(self, game: Game, evaluator: Evaluator, seed: int) -> tuple[Learner, dict]:
+        """With ``stages`` unset, the median length of random games seeded by ``seed``
+        (``td.scaling.typical_length``) and the stages it gives; the learner with them."""
+        found: dict[str, Any] = {}
+        if self.stages is None:
+            length = scaling.typical_length(game, seed)
+            found = {"probe_seed": int(seed), "probe_games": scaling.PROBE_GAMES,
+                     "typical_length": length, "stages": length // self.width + 1}  # fmt: skip
+        return attrs.evolve(self, measured=found), found
 
     def breeding(self) -> pop.PopulationOptions:
         """The population fitter's options, with the fitter's defaults filled in."""
@@ -146,6 +167,12 @@ class LayeredLearner(Learner):
         progress: Progress | None = None,
     ) -> TrainingResult:
         """Train every stage, last first, checkpointing each generation into ``workdir``."""
+        if self.stages is None:  # the schedule from the game's length (``measure``)
+            found = self.measured if self.measured else self.measure(game, evaluator, 0)[1]
+            resolved = attrs.evolve(self, stages=int(found["stages"]), measured=found)
+            return resolved.train(
+                game, evaluator, rng, workdir=workdir, resume=resume, progress=progress
+            )
         schedule = schedules.disjoint(self.stages, self.width)
         self._check(game, evaluator, schedule)
         o = self.breeding()
@@ -193,7 +220,7 @@ class LayeredLearner(Learner):
         if self.evaluators == "one":
             return model
         staged = require(model, HasMembers, what="evaluators = 'per-stage'")
-        return staged.members[self.stages - stage.order]
+        return staged.members[len(staged.members) - stage.order]  # one member a stage
 
     def _stage(
         self, game: Game, evaluator: Evaluator, schedule: tuple[Stage, ...], data: StageData,
@@ -257,7 +284,7 @@ class LayeredLearner(Learner):
         if self.evaluators == "per-stage":
             best = state.population[0]
             members = require(evaluator.model, HasMembers, what="evaluators = 'per-stage'").members
-            for member in members[: self.stages - stage.order]:
+            for member in members[: len(members) - stage.order]:
                 if len(as_parametric(member).get_params()) == len(best):
                     as_parametric(member).set_params(best)
         state.games += playouts

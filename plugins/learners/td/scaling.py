@@ -38,12 +38,14 @@ SATURATED = 0.99
 WARN_SHARE = 0.5
 
 
-def probe(game: Game, evaluator: Evaluator, seed: int) -> np.ndarray:
-    """The encoded non-terminal positions of ``PROBE_GAMES`` uniformly random games (seeded by
-    ``seed``), one row each (the training rng is not touched)."""
+def random_games(game: Game, seed: int) -> list[list[Any]]:
+    """The non-terminal positions of ``PROBE_GAMES`` uniformly random games seeded by ``seed``,
+    one list a game (at most ``PROBE_PLIES`` each; the training rng is not touched). Shared by
+    every learner that measures the game before training (``probe``, ``typical_length``)."""
     rng = np.random.default_rng(seed)
-    states = []
+    games = []
     for _ in range(PROBE_GAMES):
+        states: list[Any] = []
         state = game.initial_state()
         for _ in range(PROBE_PLIES):
             if game.is_terminal(state):  # TD values only the positions before the end
@@ -51,7 +53,20 @@ def probe(game: Game, evaluator: Evaluator, seed: int) -> np.ndarray:
             states.append(state)
             moves = game.legal_moves(state)
             state = game.play(state, moves[int(rng.integers(len(moves)))])
+        games.append(states)
+    return games
+
+
+def probe(game: Game, evaluator: Evaluator, seed: int) -> np.ndarray:
+    """The encoded positions of ``random_games`` seeded by ``seed``, one row each."""
+    states = [s for states in random_games(game, seed) for s in states]
     return np.asarray(evaluator.encoding.encode_batch(states), dtype=float)
+
+
+def typical_length(game: Game, seed: int) -> int:
+    """The median length in plies of ``random_games`` seeded by ``seed`` (games cut at
+    ``PROBE_PLIES`` count as that long): Layered Learning's stage schedule."""
+    return int(np.median([len(states) for states in random_games(game, seed)]))
 
 
 def measure(rows: np.ndarray, seed: int) -> dict[str, Any]:
@@ -85,17 +100,50 @@ def input_groups(model: Model, width: int) -> list[bool]:
     return [str(g[0]).rsplit("/", 1)[-1] in INPUT_GROUPS for g in groups]
 
 
-def scaled_alpha(model: Model, width: int, found: dict[str, Any]) -> list[float]:
-    """One step size per parameter group (``alpha``'s list form), from the measurement."""
+def group_mean_squares(
+    model: Model, width: int, found: dict[str, Any], linear: bool = False
+) -> list[float]:
+    """Per parameter group, the mean squared length of its units' inputs: E|x|^2 + 1 (the
+    bias) for a group fed by the encoding's columns, its fan-in for one fed by hidden units
+    (values within +-1). ``linear``: every group is a linear combination of the encoding's
+    columns (HG's genotypes: a ``phased`` model's components)."""
     column_msq = found["column_mean_square"]
     groups = param_groups_of(model) or [("all", len(as_parametric(model).get_params()), width)]
     out = []
     for (_, _, fan_in), fed in zip(groups, input_groups(model, width), strict=True):
-        if fed:
+        if fed or linear:
             msq = float(np.mean(column_msq)) * int(fan_in) if column_msq else 0.0
-            out.append(STEP / (msq + 1.0))
+            out.append(msq + 1.0)
         else:
-            out.append(STEP / max(int(fan_in), 1))
+            out.append(float(max(int(fan_in), 1)))
+    return out
+
+
+def scaled_alpha(model: Model, width: int, found: dict[str, Any]) -> list[float]:
+    """One step size per parameter group (``alpha``'s list form), from the measurement."""
+    return [STEP / ms for ms in group_mean_squares(model, width, found)]
+
+
+def per_weight(model: Model, values: list[float]) -> np.ndarray:
+    """One value per parameter group spread over the group's weights (a flat vector)."""
+    size = len(as_parametric(model).get_params())
+    groups = param_groups_of(model) or [("all", size, 0)]
+    return np.concatenate(
+        [np.full(int(g[1]), v, dtype=float) for g, v in zip(groups, values, strict=True)]
+    )
+
+
+def uniform_ranges(
+    model: Model, width: int, found: dict[str, Any], reach: float, linear: bool = False
+) -> list[float]:
+    """Per parameter group, the half-width (at most ``reach``) of a uniform range of weights
+    that spreads a unit's pre-activation by at most ``INIT_SPREAD`` over the probe positions
+    (spread = sqrt(reach^2 / 3 * group mean square)): the initial weights of the evolution
+    learners, whose mutation scale follows from them."""
+    out = []
+    for ms in group_mean_squares(model, width, found, linear):
+        spread = float(np.sqrt(reach * reach / 3.0 * ms))
+        out.append(_digits(reach * min(1.0, INIT_SPREAD / spread) if spread else reach))
     return out
 
 
