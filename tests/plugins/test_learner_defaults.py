@@ -54,6 +54,9 @@ def test_inputs_ten_times_larger_give_ten_times_smaller_steps_and_ranges(name, o
     """The first layer's value falls in proportion to the inputs' scale (of order 10 and 100
     here); the hidden layer's, fed by tanh units, does not move."""
     small, large = _measure(name, options, 100, None)[key], _measure(name, options, 1000)[key]
+    if key == "init":  # one [lo, hi] a group
+        assert all(lo == -hi for lo, hi in small + large)
+        small, large = [hi for _, hi in small], [hi for _, hi in large]
     assert large[0] == pytest.approx(small[0] / 10, rel=0.02)
     assert large[1] == small[1]
 
@@ -73,7 +76,7 @@ def test_supervised_first_steps_move_a_pre_activation_by_the_documented_amount()
 
 def test_sigma_is_a_share_of_the_initial_range_and_explicit_values_override():
     found = _measure("coevolution", {}, 500)
-    assert found["sigma"] == pytest.approx([SIGMA_SHARE * r for r in found["init"]], rel=1e-5)
+    assert found["sigma"] == pytest.approx([SIGMA_SHARE * hi for _, hi in found["init"]], rel=1e-5)
     given = _measure("coevolution", {"init": [-0.4, 0.4]}, 500)
     assert "init" not in given and given["sigma"] == pytest.approx([0.1, 0.1])
     assert _measure("coevolution", {"init": [-0.2, 0.2], "sigma": 0.05}, 500) == {}
@@ -82,10 +85,11 @@ def test_sigma_is_a_share_of_the_initial_range_and_explicit_values_override():
 @pytest.mark.parametrize("name", ["hg", "shg"])
 def test_gene_ranges_follow_the_features_magnitudes(name):
     linear = {"model": "linear"}
-    small, large = (_measure(name, {}, s, linear)["init"] for s in (100, 1000))
-    assert large[0] == pytest.approx(small[0] / 10, rel=0.02)
-    unit = _measure(name, {}, 1, linear)["init"][0]  # inputs of order 0.1: nearly +-1
-    assert 0.5 < unit <= 1.0 and large[0] < unit / 100
+    small, large = (_measure(name, {}, s, linear)["init"][0][1] for s in (100, 1000))
+    assert large == pytest.approx(small / 10, rel=0.02)
+    lo, unit = _measure(name, {}, 1, linear)["init"][0]  # inputs of order 0.1: nearly +-1
+    assert lo == -unit
+    assert 0.5 < unit <= 1.0 and large < unit / 100
     assert _measure(name, {"init": [-1.0, 1.0]}, 1000, linear) == {}
 
 

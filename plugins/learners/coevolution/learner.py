@@ -115,18 +115,18 @@ class CoevolutionLearner(Learner):
 
     def measure(self, game: Game, evaluator: Evaluator, seed: int) -> tuple[Learner, dict]:
         """With ``init`` or ``sigma`` unset, probe the encoding on random games seeded by
-        ``seed`` (``td.scaling``): per parameter group, the initial range's half-width
-        (``init``) and the initial step size (``sigma``); the learner with them."""
+        ``seed`` (``td.scaling``): per parameter group, the initial range (``init``) and the
+        initial step size (``sigma``); the learner with them."""
         found: dict[str, Any] = {}
         if (self.init is None or self.sigma is None) and isinstance(evaluator.model, Parametric):
             model, width = evaluator.model, evaluator.encoding.width
             found = scaling.measure(scaling.probe(game, evaluator, seed), seed)
-            if self.init is None:
-                found["init"] = scaling.uniform_ranges(model, width, found, INIT_REACH)
+            reach = scaling.uniform_ranges(model, width, found, INIT_REACH)
+            if self.init is None:  # one [lo, hi] per parameter group
+                found["init"] = [[-r, r] for r in reach]
             if self.sigma is None:
                 given = self.init
-                groups = len(scaling.group_mean_squares(model, width, found))
-                ranges = found["init"] if given is None else [(given[1] - given[0]) / 2] * groups
+                ranges = reach if given is None else [(given[1] - given[0]) / 2] * len(reach)
                 found["sigma"] = [float(f"{SIGMA_SHARE * r:.6g}") for r in ranges]
         return attrs.evolve(self, measured=found), found
 
@@ -208,8 +208,8 @@ class CoevolutionLearner(Learner):
             others = rng.uniform(*self.init, shape)
         else:
             assert found is not None
-            others = rng.uniform(-1.0, 1.0, shape) * scaling.per_weight(
-                evaluator.model, found["init"])  # fmt: skip
+            reach = [hi for _, hi in found["init"]]
+            others = rng.uniform(-1.0, 1.0, shape) * scaling.per_weight(evaluator.model, reach)
         weights = np.vstack([first, others])
         if self.sigma is not None:
             sigmas = np.full_like(weights, self.sigma)

@@ -136,13 +136,14 @@ class Evolution(Learner):
 
     def measure(self, game: Game, evaluator: Evaluator, seed: int) -> tuple[Learner, dict]:
         """With ``init`` unset, probe the encoding on random games seeded by ``seed``
-        (``td.scaling``): the half-width of each linear combination's gene range."""
+        (``td.scaling``): the gene range of each linear combination."""
         found: dict[str, Any] = {}
         if self.init is None and isinstance(evaluator.model, Parametric):  # else train refuses
             found = scaling.measure(scaling.probe(game, evaluator, seed), seed)
-            found["init"] = scaling.uniform_ranges(
+            reach = scaling.uniform_ranges(
                 evaluator.model, evaluator.encoding.width, found, 1.0, linear=True
             )
+            found["init"] = [[-r, r] for r in reach]  # one [lo, hi] per linear combination
         return attrs.evolve(self, measured=found), found
 
     def bounds(self, game: Game, evaluator: Evaluator) -> tuple[Any, Any]:
@@ -150,7 +151,7 @@ class Evolution(Learner):
         if self.init is not None:
             return self.init[0], self.init[1]
         found = self.measured if self.measured else self.measure(game, evaluator, 0)[1]
-        reach = scaling.per_weight(evaluator.model, found["init"])
+        reach = scaling.per_weight(evaluator.model, [hi for _, hi in found["init"]])
         return -reach, reach
 
     def total(self) -> int:
