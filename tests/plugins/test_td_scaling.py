@@ -117,17 +117,22 @@ MINIMAL = Path(__file__).resolve().parents[2] / "examples" / "training" / "minim
 
 
 def test_the_minimal_configs_are_minimal_and_explained():
-    """Issue 39's acceptance configs: game, encoding, model (and its hidden layer), td and a
-    number of games, nothing else; ``--explain`` takes each."""
+    """Issue 39's acceptance configs: game, encoding, model (and its hidden layer), the learner
+    and its size (TD: a number of games; supervised: its data), nothing else; ``--explain``
+    takes each (supervised's data are not read by it)."""
     import tomllib
 
+    size = {"td": {"games"}, "coevolution": {"generations"}, "supervised": {"data"}}
     paths = sorted(MINIMAL.glob("*.toml"))
-    assert len(paths) == 4
+    learners = []
     for path in paths:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
         assert set(raw) == {"game", "eval", "learner"}, path
         assert set(raw["eval"]) <= {"model", "encoding", "hidden"}, path
-        assert set(raw["learner"]) == {"name", "games"} and raw["learner"]["name"] == "td", path
+        name = raw["learner"]["name"]
+        learners.append(name)
+        assert set(raw["learner"]) == {"name", *size[name]}, path
         result = CliRunner().invoke(cli, ["train", "--explain", str(path)])
         assert result.exit_code == 0, result.output
         assert "measured from the encoding" in result.output
+    assert learners.count("td") == 4
