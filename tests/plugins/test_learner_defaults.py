@@ -15,15 +15,12 @@ from click.testing import CliRunner
 
 from mindgames.agent import build_evaluator
 from mindgames.cli.main import cli
-from mindgames.data.labelling import Labeller, run_labelling
-from mindgames.data.playouts import generate
-from mindgames.data.sets import write_dataset
-from mindgames.executors import SerialExecutor
 from mindgames.plugins.learners.coevolution.learner import SIGMA_SHARE
 from mindgames.plugins.learners.fitters import RPROP_MOVE
 from mindgames.plugins.learners.td import scaling
 from mindgames.registry import get_registry
 from mindgames.training import read_history, run
+from tests.support.positions import solved_positions
 
 GAME = "kalah:pits=6,seeds=4"
 SMALL = "kalah:pits=3,seeds=2"
@@ -113,13 +110,7 @@ def test_the_layered_schedule_follows_the_games_length():
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory) -> Path:
     """80 exactly labelled Kalah(3,2) positions."""
-    folder = tmp_path_factory.mktemp("data")
-    game = get_registry().game(SMALL)
-    data = generate(game, 2, 8, 80, np.random.default_rng(3))
-    write_dataset(folder / "raw.npz", data)
-    labeller = Labeller("solve", game.spec(), squash="linear", scale=12.0)
-    run_labelling(data, labeller, folder / "solved.npz", SerialExecutor())
-    return folder / "solved.npz"
+    return solved_positions(tmp_path_factory.mktemp("data"), SMALL, (2, 8), 80, 12.0)
 
 
 #: a minimal config of each learner on Kalah(3,2): the game, the model, the learner and a size

@@ -10,15 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from mindgames.cli.main import cli
-from mindgames.data.labelling import Labeller, run_labelling
-from mindgames.data.playouts import generate
 from mindgames.data.sets import DataSet, read_dataset, write_dataset
 from mindgames.errors import CapabilityError, DataSetError, MindgamesError
-from mindgames.executors import SerialExecutor
 from mindgames.plugins.learners.supervised import SupervisedLearner
 from mindgames.registry import get_registry
 from mindgames.training import TRAINED_FOR, read_history, run
 from tests.support.history import untimed
+from tests.support.positions import solved_positions
 
 GAMES = Path(__file__).parent.parent / "games" / "data" / "engine_games.pdn"
 KALAH = "kalah:pits=3,seeds=3"
@@ -27,13 +25,7 @@ KALAH = "kalah:pits=3,seeds=3"
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory) -> Path:
     """120 exactly labelled Kalah(3,3) positions."""
-    folder = tmp_path_factory.mktemp("data")
-    game = get_registry().game(KALAH)
-    data = generate(game, 4, 14, 120, np.random.default_rng(3))
-    write_dataset(folder / "raw.npz", data)
-    labeller = Labeller("solve", game.spec(), squash="linear", scale=18.0)
-    run_labelling(data, labeller, folder / "solved.npz", SerialExecutor())
-    return folder / "solved.npz"
+    return solved_positions(tmp_path_factory.mktemp("data"), KALAH, (4, 14), 120, 18.0)
 
 
 @pytest.fixture(scope="module")

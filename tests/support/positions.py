@@ -19,3 +19,20 @@ def random_positions(game, n: int, seed: int, max_plies: int = 80) -> list:
         if not game.is_terminal(state):
             out.append(state)
     return out
+
+
+def solved_positions(folder, spec: str, plies: tuple[int, int], count: int, scale: float):
+    """``count`` positions of game ``spec`` from seeded random playouts at ``plies``, labelled
+    exactly (linear squash by ``scale``): ``folder/solved.npz``, a supervised learner's data."""
+    from mindgames.data.labelling import Labeller, run_labelling
+    from mindgames.data.playouts import generate
+    from mindgames.data.sets import write_dataset
+    from mindgames.executors import SerialExecutor
+    from mindgames.registry import get_registry
+
+    game = get_registry().game(spec)
+    data = generate(game, plies[0], plies[1], count, np.random.default_rng(3))
+    write_dataset(folder / "raw.npz", data)
+    labeller = Labeller("solve", game.spec(), squash="linear", scale=scale)
+    run_labelling(data, labeller, folder / "solved.npz", SerialExecutor())
+    return folder / "solved.npz"
