@@ -78,9 +78,11 @@ class PlansWork(Protocol):
 
 @runtime_checkable
 class MeasuresInputs(Protocol):
-    """A learner that measures the game and encoding before training (optional; TD does: its
-    step sizes scale to the inputs). ``mindgames train`` calls ``measure`` with the run's seed,
-    trains the learner it returns and keeps the measurement in the run's config.json."""
+    """A learner that measures the game and encoding before training (optional; TD's and
+    supervised's step sizes scale to the inputs, co-evolution's and HG's initial ranges too,
+    Layered Learning's stages follow the game's length). ``mindgames train`` calls ``measure``
+    with the run's seed, trains the learner it returns and keeps the measurement in the run's
+    config.json."""
 
     def measure(self, game: Game, evaluator: Evaluator, seed: int) -> tuple[Learner, dict]:
         """The learner to train (the measurement bound) and the measurement (JSON-able)."""

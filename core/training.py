@@ -16,7 +16,8 @@ Config (documented in docs/learners.md)::
     games = 20000
 
 Run directory: ``config.json`` (the config and seed the run was started with, and what a
-learner with ``MeasuresInputs`` measured before training: TD's input scales), ``history.jsonl``
+learner with ``MeasuresInputs`` measured before training: TD's input scales, the other learners'
+derived defaults), ``history.jsonl``
 (one row per batch/generation/phase), ``model.npz`` (the trained evaluator), ``snapshots/`` (model
 files of the evaluator as it was during training, ``save_snapshot``; ``mindgames curve`` plays
 them), and whatever checkpoints the learner writes. Core code: it never imports a concrete game,

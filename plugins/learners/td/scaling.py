@@ -1,5 +1,10 @@
 """Step sizes and initial weights scaled to the encoding's inputs, and the saturation watch.
 
+The probe (``random_games``, ``probe``, ``measure``) and the per-group figures
+(``group_mean_squares``, ``uniform_ranges``, ``per_weight``) serve every learner that derives a
+default from the game: supervised's fitter steps, co-evolution's and HG/SHG's initial ranges and
+mutation scales, Layered Learning's stages (``typical_length``); TD's use follows.
+
 Before training, TD measures its encoding on the positions of seeded random games (``probe``):
 the mean squared input per column. A parameter group whose inputs are the encoding's columns
 (an MLP's first layer, its direct links, a linear model) gets the step size::
