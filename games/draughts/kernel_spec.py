@@ -150,11 +150,11 @@ def _described(
         b, w, k, side, plies, quiet, history = state
         if len(history) > bound:
             raise ValueError(f"a history of {len(history)} positions; the rows hold {bound}")
+        flat = [b, w, k, side, plies, quiet, len(history)]
+        for hb, hw, hk, hs in history:  # one assignment below, not one a history entry
+            flat += (hb, hw, hk | hs << SIDE_SHIFT)
         row = np.zeros(width, dtype=np.int64)
-        row[:HEADER] = (b, w, k, side, plies, quiet, len(history))
-        for i, (hb, hw, hk, hs) in enumerate(history):
-            j = HEADER + ENTRY * i
-            row[j : j + ENTRY] = (hb, hw, hk | hs << SIDE_SHIFT)
+        row[: len(flat)] = flat
         return row
 
     def from_row(row: np.ndarray) -> DraughtsState:

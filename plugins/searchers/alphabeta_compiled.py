@@ -116,9 +116,25 @@ def _encoding_plan_of(gk: GameKernels, encoding: Encoding) -> tuple[np.ndarray, 
     return made
 
 
+#: ``kernels_of`` of the games seen lately, by id (the game kept and compared, as ``_encoded``)
+_games: dict[int, tuple[Game, GameKernels | None]] = {}
+
+
+def _game_kernels(game: Game) -> GameKernels | None:
+    """``kernels_of(game)``, asked once per game (a search asks every time it starts)."""
+    hit = _games.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    if len(_games) >= 256:
+        _games.clear()
+    made = kernels_of(game)
+    _games[id(game)] = (game, made)
+    return made
+
+
 def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | None:
     """The compiled plan of a search, or None when it must take the Python path."""
-    gk = kernels_of(game)
+    gk = _game_kernels(game)
     if gk is None:
         return None
     from mindgames import compiled
@@ -162,6 +178,50 @@ def _bind(p: Plan) -> ModuleType:
     return bind(TEMPLATE, bindings)
 
 
+#: the options vector and extension budgets of the searchers seen lately, by (id, no model,
+#: turns alternate); the searcher (frozen) is kept and compared, so an id is never taken for
+#: another object's
+_opts: dict[tuple[int, bool, bool], tuple[AlphaBeta, np.ndarray, np.ndarray]] = {}
+
+
+def _memo_options(o: AlphaBeta, no_model: bool, alternate: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``alphabeta_kernel``'s options vector (``opt``, read only) and the extension budget of
+    each depth (``budgets``) of a search, made once per searcher (a search asks every time)."""
+    memo = (id(o), no_model, alternate)
+    hit = _opts.get(memo)
+    if hit is not None and hit[0] is o:
+        return hit[1], hit[2]
+    if len(_opts) >= 256:
+        _opts.clear()
+    extensions = o.extend_forced or o.extend_captures
+    opt = np.array(
+        [
+            o.extend_forced,
+            o.extend_captures,
+            o.extension,
+            o.null or no_model,
+            o.quick_wins,
+            o.tt,
+            o.ordering,
+            o.pvs,
+            -1 if o.nodes is None else o.nodes,
+            alternate,
+            not extensions,
+            o.batch and not (o.null or no_model),
+            o.random_order,
+        ],
+        dtype=np.int64,
+    )
+    budgets = np.array([o.extension_budget(d) for d in range(o.max_depth() + 1)], dtype=np.int64)
+    _opts[memo] = (o, opt, budgets)
+    return opt, budgets
+
+
+def _options(o: AlphaBeta, no_model: bool, alternate: bool) -> np.ndarray:
+    """The options vector of ``_memo_options``."""
+    return _memo_options(o, no_model, alternate)[0]
+
+
 class _Buffers:
     """The arrays one search lives in (alphabeta_kernel's module docstring)."""
 
@@ -192,25 +252,7 @@ class _Buffers:
         self.ff = small["ff"]
         self.x = small["x"]
         self.c = small["c"]
-        extensions = o.extend_forced or o.extend_captures
-        self.opt = np.array(
-            [
-                o.extend_forced,
-                o.extend_captures,
-                o.extension,
-                o.null or p.model is None,
-                o.quick_wins,
-                o.tt,
-                o.ordering,
-                o.pvs,
-                -1 if o.nodes is None else o.nodes,
-                alternate,
-                not extensions,
-                o.batch and not (o.null or p.model is None),
-                o.random_order,
-            ],
-            dtype=np.int64,
-        )
+        self.opt = _options(o, p.model is None, alternate)
         self.table = table
         self.mmeta = p.model.meta if p.model is not None else np.zeros(1, np.int64)
         self.mparams = p.model.params if p.model is not None else np.zeros(1)
@@ -274,6 +316,28 @@ def _per_search(size: int, width: int) -> dict[str, np.ndarray]:
     return have
 
 
+def _scored(n: int, size: int) -> tuple[np.ndarray, ...]:
+    """This thread's arrays of what the iterations of a search with ``n`` root moves and
+    ``size`` plies scored and saved (``alphabeta_kernel.deepen``: ``scored_v``, ``scored_i``,
+    ``scored_pv``, ``scored_len``, ``saved``, ``saved_v``, ``saved_pv``), reused from search to
+    search: ``root`` writes the scored ones before they are read, ``deepen`` the saved ones."""
+    made = getattr(_local, "scored", None)
+    if made is None:
+        made = _local.scored = {}
+    have = made.get((n, size))
+    if have is None:
+        have = made[(n, size)] = (
+            np.zeros(n),
+            np.zeros(n, dtype=np.int64),
+            np.zeros((n, size + 1), dtype=np.int64),
+            np.zeros(n, dtype=np.int64),
+            np.zeros(4, dtype=np.int64),  # alphabeta_kernel.SAVED_*
+            np.zeros(1),
+            np.zeros(size + 1, dtype=np.int64),
+        )
+    return have
+
+
 def _scratch(rows: int, width: int) -> dict[str, np.ndarray]:
     """This thread's per-ply buffers of at least that shape (written before they are read)."""
     have = getattr(_local, "scratch", None)
@@ -318,16 +382,10 @@ def search(
     buffers = _Buffers(p, o, size, game.turns_alternate, table, mt)
     b = buffers
     n = len(canon)
-    scored_v = np.zeros(n)  # written by ``root`` before they are read, each iteration
-    scored_i = np.zeros(n, dtype=np.int64)
-    scored_pv = np.zeros((n, b.size + 1), dtype=np.int64)
-    scored_len = np.zeros(n, dtype=np.int64)
+    scored_v, scored_i, scored_pv, scored_len, saved, saved_v, saved_pv = _scored(n, b.size)
     arrays = b.arrays(p)
     tie = TIE if o.random_ties else 0.0
-    budgets = np.array([o.extension_budget(d) for d in range(last + 1)], dtype=np.int64)
-    saved = np.zeros(4, dtype=np.int64)  # alphabeta_kernel.SAVED_*
-    saved_v = np.zeros(1)
-    saved_pv = np.zeros(b.size + 1, dtype=np.int64)
+    budgets = _memo_options(o, p.model is None, game.turns_alternate)[1]
     # the kernel deepens alone while each iteration's choice is the first best move; a random
     # tie-break or the clock is looked at here after every iteration
     stride = o.random_ties or deadline is not None
@@ -372,11 +430,11 @@ def search(
                 k = values.index(best)
             v, i = values[k], int(scored_i[k])
             result = (i, v, scored_pv[k, : scored_len[k]].tolist())
-            perm = np.array([i, *[j for j in perm.tolist() if j != i]], dtype=np.int64)
-            if b.c[4] == 0 or abs(v) > PROVEN:
+            if b.c[4] == 0 or abs(v) > PROVEN or depth >= last:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+            perm = np.array([i, *[j for j in perm.tolist() if j != i]], dtype=np.int64)
             depth += 1
         assert result is not None and buffers is not None
         index, value, pv_indices = result
@@ -472,8 +530,8 @@ def _unattended(o: AlphaBeta) -> bool:
 
 
 def _budgets(o: AlphaBeta) -> np.ndarray:
-    """The extension budget of each depth of the deepening."""
-    return np.array([o.extension_budget(d) for d in range(o.max_depth() + 1)], dtype=np.int64)
+    """The extension budget of each depth of the deepening (read only)."""
+    return _memo_options(o, False, False)[1]
 
 
 def _choice(gk: GameKernels, size: int) -> tuple[np.ndarray, ...]:

@@ -131,3 +131,27 @@ def test_game_names_a_game_and_number_picks_one_in_every_command():
                     assert isinstance(taking, click.IntRange) and taking.min == 1, name
     assert {"mindgames match", "mindgames show", "mindgames pdn check"} <= set(by_name["--game"])
     assert set(by_name["--number"]) == {"mindgames play", "mindgames show"}
+
+
+def test_core_commands_are_listed_by_their_modules_and_imported_when_asked_for():
+    import importlib
+
+    from mindgames.cli.main import CORE_COMMANDS
+
+    for module, names in CORE_COMMANDS.items():
+        commands = importlib.import_module(f"mindgames.cli.{module}").COMMANDS
+        assert tuple(c.name for c in commands) == names, module
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from mindgames.cli.main import cli\n"
+        "r = CliRunner().invoke(cli, ['moves', 'kalah'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "print(sorted(m for m in sys.modules if m.startswith('mindgames.cli.')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = ["mindgames.cli.common", "mindgames.cli.games", "mindgames.cli.main"]
+    assert done.stdout.strip() == str(loaded)

@@ -172,10 +172,13 @@ def searched(gp, iopt, ev, eopts, mmeta, params, x, work, row, kids, n, deeper, 
     the first child whose value beats every child before it (the values alpha-beta's search
     finds exact; the others only need to be shown no better). Depth 2 is skipped, as the Python
     iterations stop, when every child is over or one is a proven result."""
+    # the plies as int64 values, not literals: ``leaf`` compiles once, not once a literal ply
+    # (benchmarks/compile_profile.py: two compiles of it took 4.6 CPU s a game family, one 4.3)
+    one, two = np.int64(1), np.int64(2)
     unresolved = 0
     first = 0
     for i in range(n):
-        v, over = leaf(gp, iopt, kids[i], 1, ev, eopts, mmeta, params, x, work)
+        v, over = leaf(gp, iopt, kids[i], one, ev, eopts, mmeta, params, x, work)
         if not over:
             unresolved += 1
         values[i] = for_parent(gp, iopt, row, kids[i], v)
@@ -189,7 +192,7 @@ def searched(gp, iopt, ev, eopts, mmeta, params, x, work, row, kids, n, deeper, 
         i = first if j == 0 else (j - 1 if j <= first else j)
         child = kids[i]
         if g_is_terminal(gp, child):
-            v, _ = leaf(gp, iopt, child, 1, ev, eopts, mmeta, params, x, work)
+            v, _ = leaf(gp, iopt, child, one, ev, eopts, mmeta, params, x, work)
             value = for_parent(gp, iopt, row, child, v)
         else:
             m = g_children(gp, child, deeper, dmoves)
@@ -200,7 +203,7 @@ def searched(gp, iopt, ev, eopts, mmeta, params, x, work, row, kids, n, deeper, 
             negated = iopt[ALTERNATE] or g_to_move(gp, child) != g_to_move(gp, row)
             top = -math.inf
             for k in range(m):
-                v, _ = leaf(gp, iopt, deeper[k], 2, ev, eopts, mmeta, params, x, work)
+                v, _ = leaf(gp, iopt, deeper[k], two, ev, eopts, mmeta, params, x, work)
                 w = for_parent(gp, iopt, child, deeper[k], v)
                 if w > top:
                     top = w
