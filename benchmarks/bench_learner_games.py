@@ -12,7 +12,11 @@ games or positions; the compile is paid once before timing):
   (``comparison.compare``, as SHG's tournaments call it);
 * ``labelling``: ``--positions`` checkers positions of random playouts (plies 20-60) labelled by
   ``endgame:depth=8`` in chunks of 32 (``labelling.label_chunk``, as ``data label`` and HG's and
-  Layered Learning's stages run it).
+  Layered Learning's stages run it);
+* ``hg_scoring``: HG's population scoring, ``--specimens`` random 3Ph specimens of
+  examples/training/giveaway-hg.toml each scored on its 1,000 boards (give-away positions at plies
+  81-87, random labels) as ``fitness.scores`` does (no search: its paths are python and
+  compiled, and their fitness must agree within 1e-12 relative, not bit for bit).
 
 Paths: ``python`` is ``MINDGAMES_PYTHON_PATH=1`` (everything interpreted, the oracle);
 ``searcher_only`` is the learners before issue 34's items 2 and 3: the game loop (the chunk's
@@ -23,7 +27,8 @@ benchmarks/results/learner_games.json (``learner_games_CASE...json`` for some of
 with the load average.
 
     .venv/bin/python benchmarks/bench_learner_games.py [--repeats 3] [--meetings 1] \
-        [--comparisons 10] [--positions 1000] [--cases coevolution shg labelling]
+        [--comparisons 10] [--positions 1000] [--specimens 100] \
+        [--cases coevolution shg labelling hg_scoring]
 """
 
 from __future__ import annotations
@@ -49,13 +54,13 @@ from mindgames.agent import build_evaluator
 from mindgames.data.labelling import Labeller, label_chunk
 from mindgames.data.playouts import generate
 from mindgames.executors import SerialExecutor
-from mindgames.plugins.learners.hg import comparison
+from mindgames.plugins.learners.hg import comparison, fitness
 from mindgames.plugins.searchers import alphabeta
 from mindgames.registry import get_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 PATHS = ["python", "searcher_only", "compiled"]
-CASES = ("coevolution", "shg", "labelling")
+CASES = ("coevolution", "shg", "labelling", "hg_scoring")
 
 
 def example(name: str) -> dict[str, Any]:
@@ -135,27 +140,57 @@ def labelling(positions: int) -> Callable[[], Any]:
     return work
 
 
-def case(work: Callable[[], Any], items: int, repeats: int) -> dict[str, Any]:
-    """Every path ``repeats`` times (alternating); medians and ratios; results checked equal."""
+def hg_scoring(specimens: int) -> Callable[[], Any]:
+    """``specimens`` random 3Ph specimens scored on the example's 1,000 boards: their fitness."""
+    raw = example("giveaway-hg.toml")
+    registry = get_registry()
+    game = registry.game(raw["game"])
+    evaluator = build_evaluator(registry, game, raw["eval"], seed=1)
+    rng = np.random.default_rng(9)
+    lo, hi = raw["learner"]["plies"]
+    data = generate(game, lo, hi, raw["learner"]["boards"], rng)
+    data = data.with_labels(rng.uniform(-1.0, 1.0, len(data)), {"by": "bench"})
+    tests = fitness.TestSet.of(game, evaluator, data)
+    population = rng.uniform(-1.0, 1.0, (specimens, evaluator.model.get_params().size))
+
+    def work() -> Any:
+        return (fitness.scores(evaluator, population, tests),)
+
+    return work
+
+
+def case(
+    work: Callable[[], Any], items: int, repeats: int, paths: list[str] = PATHS, exact: bool = True
+) -> dict[str, Any]:
+    """Every path ``repeats`` times (alternating); medians and ratios; results checked equal to
+    the Python path's (``exact``) or within 1e-12 relative."""
     on_path("compiled", work)  # the compile (and the caches' first fill)
-    runs: dict[str, list[tuple[float, Any]]] = {p: [] for p in PATHS}
+    runs: dict[str, list[tuple[float, Any]]] = {p: [] for p in paths}
     for _ in range(repeats):
-        for path in PATHS:
+        for path in paths:
             runs[path].append(on_path(path, work))
     oracle = runs["python"][0][1]
-    for path in PATHS:
+    for path in paths:
         for _, result in runs[path]:
             for mine, theirs in zip(result, oracle, strict=True):
-                if not np.array_equal(np.asarray(mine), np.asarray(theirs)):
+                mine, theirs = np.asarray(mine), np.asarray(theirs)
+                same = (
+                    np.array_equal(mine, theirs)
+                    if exact
+                    else np.allclose(mine, theirs, rtol=1e-12, atol=0)
+                )
+                if not same:
                     raise SystemExit(f"{path}: another result than the Python path's")
-    cpu = {p: statistics.median(s for s, _ in runs[p]) for p in PATHS}
-    return {
+    cpu = {p: statistics.median(s for s, _ in runs[p]) for p in paths}
+    out = {
         "items": items,
         "cpu_s": {p: round(s, 4) for p, s in cpu.items()},
         "items_per_cpu_s": {p: round(items / s, 2) for p, s in cpu.items()},
         "ratio_to_python": {p: round(cpu["python"] / s, 2) for p, s in cpu.items()},
-        "ratio_to_searcher_only": round(cpu["searcher_only"] / cpu["compiled"], 2),
     }
+    if "searcher_only" in cpu:
+        out["ratio_to_searcher_only"] = round(cpu["searcher_only"] / cpu["compiled"], 2)
+    return out
 
 
 def main() -> None:
@@ -164,6 +199,7 @@ def main() -> None:
     parser.add_argument("--meetings", type=int, default=1)
     parser.add_argument("--comparisons", type=int, default=10)
     parser.add_argument("--positions", type=int, default=1000)
+    parser.add_argument("--specimens", type=int, default=100)
     parser.add_argument("--cases", nargs="+", default=list(CASES), choices=CASES)
     args = parser.parse_args()
     load_before = os.getloadavg()
@@ -172,7 +208,11 @@ def main() -> None:
         "shg": lambda: (shg(args.comparisons), 2 * args.comparisons),
         "labelling": lambda: (labelling(args.positions), args.positions),
     }
-    results = {name: case(*made[name](), args.repeats) for name in args.cases}
+    results = {name: case(*made[name](), args.repeats) for name in args.cases if name in made}
+    if "hg_scoring" in args.cases:
+        work = hg_scoring(args.specimens)
+        scoring = case(work, args.specimens, args.repeats, ["python", "compiled"], exact=False)
+        results["hg_scoring"] = scoring
     report = {
         "benchmark": "learner_games",
         "python": platform.python_version(),
@@ -183,6 +223,7 @@ def main() -> None:
         "meetings": args.meetings,
         "comparisons": args.comparisons,
         "positions": args.positions,
+        "specimens": args.specimens,
         "cases": results,
     }
     text = json.dumps(report, indent=1)

@@ -7,15 +7,20 @@ writes (evaluators/linear.py, mlp.py, material.py):
 * material ``[MATERIAL, n]``, params the scaled weights: ``s / (1 + |s|)``, s the weighted sum;
 * linear ``[LINEAR, n, output, bias, k, index...]`` (k columns picked when k > 0), params
   ``[w..., b]``: squash(w . x + b), output 0 clip, 1 tanh, 2 soft;
-* mlp ``[MLP, inputs, layers, sigmoid, direct, input_sum, h1, ..., hk]``, params the flat vector
-  of evaluators/mlp.py (masked-out weights are stored as zeros, so a dense product is exact);
+* mlp ``[MLP, inputs, layers, sigmoid, direct, input_sum, h1, ..., hk, n]``, then, when the
+  first layer is masked (``n`` > 0 connections listed), ``inputs + 1`` offsets and the ``n``
+  first-layer units that see each input (input j's: the units at offsets ``j`` to ``j + 1``);
+  params the flat vector of evaluators/mlp.py (masked-out weights stored as zeros, so the dense
+  and the listed products give the same sums);
 * phased ``[PHASED, output, components, weights]`` then per component ``[columns, conditions,
   and, negate, column..., condition column...]``, params ``[w..., scale, (lo, hi)...]`` (the
   conditions' bounds, infinite when open): the first component that holds gives
   squash(scale * w . x[columns]), none: 0.
 
 Sums run left to right as the models' pure-Python paths do (material and linear: the same bits;
-the mlp's numpy products sum in another order, so its values agree within 1e-12).
+the mlp's numpy products sum in another order, and its ``tanh`` is ``tanh`` below, within 2 ulp
+of libm's, where numpy's is within 3: its values agree within 1e-12). The mlp's sums skip the
+products that are zeros (masked-out weights, zero inputs), which change no sum's bits.
 """
 
 from __future__ import annotations
@@ -33,6 +38,53 @@ MATERIAL, LINEAR, MLP, PHASED = MATERIAL_CODE, LINEAR_CODE, MLP_CODE, PHASED_COD
 STACK_UNITS = 512
 #: linear's ``output`` codes
 CLIP, TANH, SOFT = 0, 1, 2
+
+
+# tanh's constants: Cephes' rational approximation below 0.625 (its P and Q), and exp(2|x|)
+# as 2^k exp(r) above it (ln 2 in two parts, fdlibm's, so k ln 2 is exact; exp(r)'s Taylor
+# terms to r^13 / 13!: |r| <= ln 2 / 2 leaves under 1e-17)
+_P0, _P1, _P2 = -9.64399179425052238628e-1, -9.92877231001918586564e1, -1.61468768441708447952e3
+_Q0, _Q1, _Q2 = 1.12811678491632931402e2, 2.23548839060100448583e3, 4.84406305325125486048e3
+_INV_LN2 = 1.44269504088896338700e00
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_E13, _E12, _E11, _E10, _E9, _E8, _E7, _E6, _E5, _E4, _E3, _E2 = (
+    1.0 / math.factorial(n) for n in range(13, 1, -1)
+)
+#: |x| beyond which tanh(x) rounds to +-1 (2 exp(-2x) is under half an ulp of 1)
+_TANH_ONE = 20.0
+
+
+@hot(inline="always")
+def tanh(x: float) -> float:
+    """tanh without a libm call, within 2 ulp of libm's (and numpy's, which is within 3 of it;
+    tests/evaluators/test_kernel_tanh.py): the masked net's 141 units a leaf spent half its time
+    in libm's tanh. Both branches are computed and one kept (no branch to mispredict)."""
+    z = min(abs(x), _TANH_ONE)
+    s = x * x
+    y = 2.0 * z
+    k = int(y * _INV_LN2 + 0.5)
+    r = (y - k * _LN2_HI) - k * _LN2_LO
+    p = _E13 * r + _E12
+    p = p * r + _E11
+    p = p * r + _E10
+    p = p * r + _E9
+    p = p * r + _E8
+    p = p * r + _E7
+    p = p * r + _E6
+    p = p * r + _E5
+    p = p * r + _E4
+    p = p * r + _E3
+    p = p * r + _E2
+    p = p * r + 1.0
+    p = p * r + 1.0
+    e = p * float(np.int64(1) << k)  # exp(2z)
+    small = z < 0.625
+    num = x * s * ((_P0 * s + _P1) * s + _P2) if small else 2.0
+    den = (((s + _Q0) * s + _Q1) * s + _Q2) if small else e + 1.0
+    q = num / den
+    big = 1.0 - q  # 1 - 2 / (exp(2z) + 1)
+    return x + q if small else (big if x >= 0.0 else -big)
 
 
 @hot
@@ -67,6 +119,78 @@ def _linear(meta: np.ndarray, params: np.ndarray, x: np.ndarray) -> float:
 
 
 @hot
+def _dense_layer(
+    params: np.ndarray, at: int, units: int, fan_in: int, h: np.ndarray, z: np.ndarray
+) -> None:
+    """A layer's pre-activations ``z[u]`` (bias included): each unit's products summed left to
+    right, eight units at a time in independent sums (within one sum each addition waits on the
+    one before; eight sums keep the adders busy, and each sum's order, so its bits, are kept)."""
+    bias_at = at + units * fan_in
+    u = 0
+    while u + 8 <= units:
+        r0 = at + u * fan_in
+        r1 = r0 + fan_in
+        r2 = r1 + fan_in
+        r3 = r2 + fan_in
+        r4 = r3 + fan_in
+        r5 = r4 + fan_in
+        r6 = r5 + fan_in
+        r7 = r6 + fan_in
+        s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+        for j in range(fan_in):
+            hj = h[j]
+            if hj == 0.0:  # its products are zeros, which add nothing (raw and one-hot inputs)
+                continue
+            s0 += params[r0 + j] * hj
+            s1 += params[r1 + j] * hj
+            s2 += params[r2 + j] * hj
+            s3 += params[r3 + j] * hj
+            s4 += params[r4 + j] * hj
+            s5 += params[r5 + j] * hj
+            s6 += params[r6 + j] * hj
+            s7 += params[r7 + j] * hj
+        z[u] = s0 + params[bias_at + u]
+        z[u + 1] = s1 + params[bias_at + u + 1]
+        z[u + 2] = s2 + params[bias_at + u + 2]
+        z[u + 3] = s3 + params[bias_at + u + 3]
+        z[u + 4] = s4 + params[bias_at + u + 4]
+        z[u + 5] = s5 + params[bias_at + u + 5]
+        z[u + 6] = s6 + params[bias_at + u + 6]
+        z[u + 7] = s7 + params[bias_at + u + 7]
+        u += 8
+    while u < units:
+        row = at + u * fan_in
+        s = 0.0
+        for j in range(fan_in):
+            s += params[row + j] * h[j]
+        z[u] = s + params[bias_at + u]
+        u += 1
+
+
+@hot
+def _sparse_layer(
+    meta: np.ndarray, params: np.ndarray, units: int, fan_in: int, h: np.ndarray, z: np.ndarray
+) -> None:
+    """The masked first layer's pre-activations, input by input: each nonzero input adds its
+    products to the units that see it. Every unit still sums its products in column order, and
+    the products left out (masked-out weights, stored as zeros, and zero inputs) are zeros, which
+    add nothing: the dense sum's bits."""
+    base = 7 + meta[2]  # the inputs' offsets into the unit list that follows them
+    listed = base + fan_in + 1
+    bias_at = units * fan_in
+    for u in range(units):
+        z[u] = 0.0
+    for j in range(fan_in):
+        hj = h[j]
+        if hj != 0.0:
+            for k in range(listed + meta[base + j], listed + meta[base + j + 1]):
+                u = meta[k]
+                z[u] += params[u * fan_in + j] * hj
+    for u in range(units):
+        z[u] += params[bias_at + u]
+
+
+@hot
 def _mlp_into(
     meta: np.ndarray, params: np.ndarray, x: np.ndarray, h: np.ndarray, z: np.ndarray
 ) -> float:
@@ -79,17 +203,17 @@ def _mlp_into(
     at = 0
     for layer in range(layers):
         units = meta[6 + layer]
-        bias_at = at + units * fan_in
-        for u in range(units):
-            s = 0.0
-            row = at + u * fan_in
-            for j in range(fan_in):
-                s += params[row + j] * h[j]
-            s += params[bias_at + u]
-            z[u] = 0.5 * math.tanh(0.5 * s) + 0.5 if sigmoid else math.tanh(s)
-        for u in range(units):
-            h[u] = z[u]
-        at = bias_at + units
+        if layer == 0 and meta[6 + layers] > 0:
+            _sparse_layer(meta, params, units, fan_in, h, z)
+        else:
+            _dense_layer(params, at, units, fan_in, h, z)
+        if sigmoid:
+            for u in range(units):
+                h[u] = 0.5 * tanh(0.5 * z[u]) + 0.5
+        else:
+            for u in range(units):
+                h[u] = tanh(z[u])
+        at += units * fan_in + units
         fan_in = units
     a = 0.0
     for j in range(fan_in):
@@ -106,7 +230,7 @@ def _mlp_into(
         for j in range(inputs):
             t += x[j]
         a += t
-    return math.tanh(a)
+    return tanh(a)
 
 
 @allocating

@@ -12,19 +12,18 @@ self-play step values every successor and later wants the chosen one's gradient.
 
 The arithmetic is the models' numpy path (evaluators/linear.py ``value_and_grad_batch``, mlp.py
 ``value_and_grad`` / ``values_and_row_grad``) step by step; only the sums of the products run
-left to right here, where numpy's BLAS blocks them, and ``tanh`` is libm's here and numpy's
-there: values and gradients agree within about 1e-15, not bit for bit.
+left to right here, where numpy's BLAS blocks them, and ``tanh`` is evaluators/kernels.py's here
+(as the compiled searchers' values: the same bits) and numpy's there: values and gradients agree
+within about 1e-15, not bit for bit.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import njit
 
 from mindgames.evaluators.common import LINEAR_CODE, MLP_CODE
-from mindgames.evaluators.kernels import SOFT, TANH, linear_pre, squash
+from mindgames.evaluators.kernels import SOFT, TANH, linear_pre, squash, tanh
 
 LINEAR, MLP = LINEAR_CODE, MLP_CODE
 
@@ -93,7 +92,7 @@ def _mlp_forward(meta: np.ndarray, params: np.ndarray, x: np.ndarray, work: np.n
             u += 1
         for u in range(units):
             s = work[out + u] + params[bias_at + u]
-            work[out + u] = 0.5 * math.tanh(0.5 * s) + 0.5 if sigmoid else math.tanh(s)
+            work[out + u] = 0.5 * tanh(0.5 * s) + 0.5 if sigmoid else tanh(s)
         below = out
         at = bias_at + units
         fan_in = units
@@ -123,7 +122,7 @@ def value(meta: np.ndarray, params: np.ndarray, x: np.ndarray, work: np.ndarray)
         a = linear_pre(meta, params, x)
         work[0] = a
         return squash(meta[2], a)
-    return math.tanh(_mlp_forward(meta, params, x, work))
+    return tanh(_mlp_forward(meta, params, x, work))
 
 
 @njit(cache=True)

@@ -201,6 +201,8 @@ class Phased(Model):
         self.scale = float(scale)
         self.preset = preset
         self._comps = [_Compiled(c, columns, error) for c in self.components]
+        #: the kernels' meta and the params after the weights (``kernels``), made on demand
+        self._layout: tuple[np.ndarray, np.ndarray] | None = None
         size = sum(c.size for c in self._comps)
         self._p = np.array(params, dtype=float)
         if self._p.shape != (size,):
@@ -245,15 +247,22 @@ class Phased(Model):
 
     def kernels(self) -> ModelKernels:
         """The compiled path's description (evaluators/kernels.py): the components' columns and
-        conditions as integers, the weights, the scale and the bounds as floats."""
-        output = {"none": 0, "tanh": 1, "soft": 2}[self.output]
-        meta = [PHASED_CODE, output, len(self._comps), self._p.size]
-        bounds: list[float] = []
-        for c in self._comps:
-            meta += [c.size, len(c.cond), int(c.conj), int(c.negate), *c.cols, *c.cond_index]
-            bounds += [v for pair in zip(c.lo, c.hi, strict=True) for v in pair]
-        params = np.concatenate([self._p, [self.scale], bounds])
-        return ModelKernels(KERNELS, np.array(meta, dtype=np.int64), params)
+        conditions as integers, the weights, the scale and the bounds as floats (the layout
+        made once: HG asks it for every specimen it scores)."""
+        layout = self._layout
+        if layout is None:
+            output = {"none": 0, "tanh": 1, "soft": 2}[self.output]
+            meta = [PHASED_CODE, output, len(self._comps), self._p.size]
+            bounds: list[float] = []
+            for c in self._comps:
+                meta += [c.size, len(c.cond), int(c.conj), int(c.negate), *c.cols, *c.cond_index]
+                bounds += [v for pair in zip(c.lo, c.hi, strict=True) for v in pair]
+            layout = self._layout = (
+                np.array(meta, dtype=np.int64),
+                np.array([self.scale, *bounds]),
+            )
+        params = np.concatenate((self._p, layout[1]))
+        return ModelKernels(KERNELS, layout[0], params)
 
     # --- capabilities ----------------------------------------------------------------------
     def get_params(self) -> np.ndarray:

@@ -34,6 +34,8 @@ OPTIONS = {"random": ("plies", "count"), "book": ("name", "count"), "file": ("pa
 OPENING_STREAM = 1
 #: random lines drawn in a row without a new one before the distinct lines count as all found
 STALE_TRIES = 1000
+#: the plies of random openings whose positions' successors are kept (the lines share them)
+SHARED_PLIES = 6
 #: the most plies of a random opening (a random game of checkers need never end)
 MAX_OPENING_PLIES = 1000
 
@@ -129,11 +131,12 @@ def make_openings(
     folder).
     """
     prefix = f"{where}: " if where else ""
+    ends: list[State] | None = None  # the positions after the openings, when known
     if config.kind == "start":
         openings = [Opening("start")]
     elif config.kind == "random":
         wanted = config.count or 8
-        openings = random_openings(game, config.plies, wanted, seed, fewer=fewer)
+        openings, ends = _random_lines(game, config.plies, wanted, seed, fewer)
         if not openings:
             raise ConfigError(
                 f"{prefix}openings: no line of {config.plies} random plies leaves "
@@ -155,9 +158,9 @@ def make_openings(
         if base is not None and not path.is_absolute() and not path.exists():
             path = base / path
         openings = read_openings(game, path)[: config.count or None]
-    for opening in openings:
+    for k, opening in enumerate(openings):
         try:
-            state = opening.state(game)
+            state = opening.state(game) if ends is None else ends[k]
         except MindgamesError as exc:
             raise ConfigError(f"{prefix}opening {opening.label!r}: {exc}") from None
         if game.is_terminal(state):
@@ -199,21 +202,35 @@ def random_openings(
     kept and the drawing stops after ``STALE_TRIES`` draws in a row bring nothing new (Kalah
     has 35 lines of two plies): what a match wants, which reuses its openings as rounds.
     """
+    return _random_lines(game, plies, count, seed, fewer)[0]
+
+
+def _random_lines(
+    game: Game, plies: int, count: int, seed: int, fewer: bool
+) -> tuple[list[Opening], list[State]]:
+    """``random_openings`` and the position after each (``make_openings`` checks those rather
+    than replay a thousand lines from their text)."""
     rng = np.random.default_rng([seed, OPENING_STREAM])
     seen: set[tuple[str, ...]] = set()
     out: list[Opening] = []
+    ends: list[State] = []
+    # the lines share their first plies: their positions' successors and texts made once
+    known: dict[State, list[tuple[str, State]]] = {}
     attempts = stale = 0
     while len(out) < count and not (fewer and stale >= STALE_TRIES):
         attempts += 1
         state = game.initial_state()
         moves: list[str] = []
-        for _ in range(plies):
-            kids = game.children(state)
+        for ply in range(plies):
+            kids = known.get(state)
+            if kids is None:
+                kids = [(game.move_text(state, m), c) for m, c in game.children(state)]
+                if ply < SHARED_PLIES:
+                    known[state] = kids
             if not kids:
                 break
-            move, child = kids[int(rng.integers(len(kids)))]
-            moves.append(game.move_text(state, move))
-            state = child
+            text, state = kids[int(rng.integers(len(kids)))]
+            moves.append(text)
         line = tuple(moves)
         retry = fewer or attempts < 100 * count  # past it, repeats are taken
         if (game.is_terminal(state) or line in seen) and retry:
@@ -222,4 +239,5 @@ def random_openings(
         stale = 0
         seen.add(line)
         out.append(Opening(f"random {len(out) + 1}", None, line))
-    return out
+        ends.append(state)
+    return out, ends

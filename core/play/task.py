@@ -112,12 +112,11 @@ class Player:
 
     def agent(self, registry: Registry, game: Game, name: str) -> Agent:
         """The agent: the searcher and encoding built once per worker, the model every time."""
-        searcher_name, options = parse_spec(self.searcher)
-        searcher = cached(
-            registry,
-            ("searcher", self.searcher),
-            lambda: registry.searcher(searcher_name, options, where=f"searcher {self.searcher!r}"),
-        )
+        def make() -> Any:
+            searcher_name, options = parse_spec(self.searcher)
+            return registry.searcher(searcher_name, options, where=f"searcher {self.searcher!r}")
+
+        searcher = cached(registry, ("searcher", self.searcher), make)
         encoding = cached(
             registry,
             ("encoding", game.spec(), self.encoding),

@@ -7,6 +7,7 @@ move, "theirs" the other side.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import attrs
@@ -104,6 +105,7 @@ def raw32(game: Draughts, options: Raw32Options | None) -> Encoding:
     return attrs.evolve(enc, encode_py=raw32_py(opts.king, opts.piece_sum), groups=groups)
 
 
+@functools.cache  # the same for every game: built once, not for every encoding made
 def subsquares() -> tuple[tuple[str, ...], ...]:
     """The ``sq`` columns of every 3x3 ... 8x8 sub-square of the board (36 + 25 + 16 + 9 + 4 + 1
     = 91 groups, smallest first): the spatial layer of Chellapilla and Fogel's checkers net.

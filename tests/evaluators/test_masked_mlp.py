@@ -8,10 +8,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from numba import njit
 
 from mindgames import ConfigError
 from mindgames.agent import build_evaluator
-from mindgames.evaluators import mlp
+from mindgames.evaluators import kernels, mlp
 from mindgames.games.draughts.encodings import subsquares
 from mindgames.registry import get_registry
 
@@ -103,3 +104,56 @@ def test_add_params_is_set_params_of_the_sum(spec):
     assert np.array_equal(one.model.get_params(), two.model.get_params())
     assert np.array_equal(one.model.arrays()["params"], two.model.arrays()["params"])
     assert one.evaluate(state) == two.evaluate(state)
+
+
+@njit(cache=False)
+def _values(meta: np.ndarray, params: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    out = np.empty(xs.shape[0])
+    for i in range(xs.shape[0]):
+        out[i] = kernels.value(meta, params, xs[i], 0)
+    return out
+
+
+@njit(cache=False)
+def _plain(params: np.ndarray, hidden: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """The tanh net with its input sum as written: every product of every unit, left to right."""
+    out = np.empty(xs.shape[0])
+    for i in range(xs.shape[0]):
+        h = xs[i].copy()
+        at = 0
+        for units in hidden:
+            z = np.empty(units)
+            for u in range(units):
+                s = 0.0
+                for j in range(h.shape[0]):
+                    s += params[at + u * h.shape[0] + j] * h[j]
+                z[u] = kernels.tanh(s + params[at + units * h.shape[0] + u])
+            at += units * h.shape[0] + units
+            h = z
+        a = 0.0
+        for j in range(h.shape[0]):
+            a += params[at + j] * h[j]
+        a += params[at + h.shape[0]]
+        t = 0.0
+        for j in range(xs.shape[1]):
+            t += xs[i, j]
+        out[i] = kernels.tanh(a + t)
+    return out
+
+
+def test_the_compiled_net_multiplies_only_the_listed_weights_to_the_dense_sums_bits():
+    """The kernel of a masked net lists the units that see each input and skips zero inputs: the
+    values are the bits of every product summed left to right, within 1e-12 of numpy's."""
+    game = get_registry().game("checkers")
+    evaluator = build_evaluator(get_registry(), game, {**FOGEL, "init": [-0.5, 0.5]}, seed=4)
+    mk = evaluator.model.kernels()
+    layers = int(mk.meta[2])
+    assert int(mk.meta[6 + layers]) == sum(len(g) for g in subsquares())  # the listed weights
+    rng = np.random.default_rng(4)
+    xs = rng.choice([0.0, 0.0, 1.0, -1.0, 1.4, -1.4], size=(300, 32))
+    got = _values(mk.meta, mk.params, xs)
+    assert np.array_equal(got, _plain(mk.params, mk.meta[6 : 6 + layers].copy(), xs))
+    unlisted = np.append(mk.meta[: 6 + layers], 0)  # the same net read as a dense one
+    assert np.array_equal(got, _values(unlisted, mk.params, xs))
+    python = np.array([evaluator.model.value(x) for x in xs])
+    np.testing.assert_allclose(got, python, rtol=0, atol=1e-12)
