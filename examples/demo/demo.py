@@ -1,4 +1,4 @@
-"""``make demo``: the main job of mindgames in about a minute, on Kalah(6,4).
+"""``make demo``: the main job of mindgames on Kalah(6,4), in minutes on a cold cache (README).
 
 Trains two learners (TD(lambda) and coevolution) with two evaluators (linear and MLP) at small
 budgets (the two learners side by side, two processes), ranks the four nets with the zoo's Kalah
