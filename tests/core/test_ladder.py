@@ -204,6 +204,7 @@ def test_a_ladder_is_built_shown_and_anchored_at_random(tmp_path):
     shown = run("ladder", "show", out)
     assert shown.returncode == 0, shown.stderr
     assert all(name in shown.stdout for name in names) and "anchored at random" in shown.stdout
+    assert all(r["misfit"] >= 0 for r in data["rungs"]) and "misfit" in shown.stdout
     assert json.loads(run("ladder", "show", out, "--json").stdout) == data
 
 
