@@ -11,7 +11,7 @@ neighbouring rung (next in Elo order), the residual ``(observed score - predicte
 in Elo, squared, less its sampling variance (the spread of the pairing's game-pair scores
 about their mean: pentanomial counts),
 averaged over the rung's neighbours and floored at 0. ``rate`` adds it to the rating's
-variance, weighted by the share of the rating's information each rung gave.
+variance in quadrature, weighted by the share of the rating's information each rung gave.
 """
 
 from __future__ import annotations
