@@ -139,13 +139,16 @@ def ladder_text(found: Ladder) -> str:
     lines = [
         f"ladder of {found.game} (Elo anchored at {found.anchor} = 0; openings {found.openings}, "
         f"max {found.max_plies} plies)",
-        f"{'rung':<{width}}  {'elo':>6}  {'95% interval':>15}  {'games':>5}  agent",
+        f"{'rung':<{width}}  {'elo':>6}  {'95% interval':>15}  {'misfit':>6}  {'games':>5}  agent",
     ]
     for r in reversed(found.rungs):
         interval = f"[{r.low:+.0f}, {r.high:+.0f}]"
-        lines.append(f"{r.name:<{width}}  {r.elo:>+6.0f}  {interval:>15}  {r.games:>5}  {r.agent}")
+        lines.append(
+            f"{r.name:<{width}}  {r.elo:>+6.0f}  {interval:>15}  {r.misfit:>6.0f}  {r.games:>5}  "
+            + r.agent
+        )
     p = found.provenance
-    known = ("games", "seed", "commit", "note", "command")
+    known = ("games", "seed", "commit", "note", "misfit", "command")
     for key in known:
         if key in p:
             lines.append(f"{key}: {p[key]}")

@@ -3,7 +3,8 @@
 The games are a tournament's (core/play/tournament.py): the same plan, run directory, results file
 and resume; only the schedule is cut so that every pairing plays ``games`` games (whole pairs,
 each opening once with each colour), as a match does. The ladder file is written atomically once
-every game is played.
+every game is played. Each rung keeps its misfit (core/ladder/misfit.py): how far its
+neighbouring head-to-heads stray from the fit, which ``rate`` adds to a rating's interval.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import attrs
 from mindgames.errors import ConfigError
 from mindgames.game import opening_books_of
 from mindgames.ladder.file import Ladder, Rung, write_ladder
+from mindgames.ladder.misfit import rung_misfits
 from mindgames.limits import MAX_OPENINGS
 from mindgames.play.openings import parse_openings
 from mindgames.play.tournament import Plan, TournamentConfig, plan, run_tournament, schedule
@@ -160,6 +162,9 @@ def build_ladder(
     )
     report = outcome.report
     agents = plan_.config.agents
+    misfit = rung_misfits(
+        {s["agent"]: float(s["elo"]) for s in report["standings"]}, report["pairings"]
+    )
     rungs = sorted(
         (
             Rung(
@@ -169,6 +174,7 @@ def build_ladder(
                 round(float(s["elo_low"]), 1),
                 round(float(s["elo_high"]), 1),
                 int(s["games"]),
+                misfit[s["agent"]],
             )
             for s in report["standings"]
         ),

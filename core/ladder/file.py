@@ -43,7 +43,10 @@ class LadderError(ConfigError):
 
 @attrs.frozen
 class Rung:
-    """One reference agent: its name, agent spec, Elo and 95% interval, games it played."""
+    """One reference agent: its name, agent spec, Elo and 95% interval, games it played, and
+    its misfit: how far (an Elo standard deviation) its head-to-head results with its
+    neighbouring rungs stray from what the ratings predict, beyond their sampling noise
+    (core/ladder/misfit.py; 0 in files written before it was measured)."""
 
     name: str
     agent: str
@@ -51,6 +54,7 @@ class Rung:
     low: float
     high: float
     games: int
+    misfit: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return attrs.asdict(self)
@@ -161,7 +165,15 @@ def _rung(data: Any, where: str) -> Rung:
     games = data.get("games")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise LadderError(f"{where}: games: expected a non-negative integer, got {games!r}")
-    return Rung(name, agent, elo, low, high, games)
+    misfit = data.get("misfit", 0.0)
+    if (
+        isinstance(misfit, bool)
+        or not isinstance(misfit, (int, float))
+        or not math.isfinite(misfit)
+        or misfit < 0
+    ):
+        raise LadderError(f"{where}: misfit: expected a non-negative number, got {misfit!r}")
+    return Rung(name, agent, elo, low, high, games, float(misfit))
 
 
 def shipped_files() -> list[Path]:

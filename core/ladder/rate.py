@@ -8,9 +8,10 @@ step's number, and the rung chosen depends only on the results, so the run is re
 serial or parallel. One executor (a process pool, or the Dask client) serves every step.
 
 The fit (``fit_fixed``) is the Bradley-Terry maximum likelihood of the one free rating against
-opponents of known Elo, with the Wald 95% interval scaled by the games' dispersion as in
-``ratings.fit_elo``. The rungs' own intervals are not added: the rating is on that ladder's
-scale, whose rungs are taken as exact.
+opponents of known Elo. Its 95% interval counts game pairs (pentanomial: the two games of an
+opening are not independent) and adds the misfit of the rungs met (core/ladder/misfit.py: which
+rungs a gauntlet meets moves its rating by about that much). The rungs' own intervals are not
+added: the rating is on that ladder's scale, whose rungs are taken as exact.
 """
 
 from __future__ import annotations
@@ -49,14 +50,25 @@ class FixedFit:
     regularised: bool
 
 
-def fit_fixed(results: Sequence[tuple[float, float, float, float]]) -> FixedFit:
-    """The Elo of one agent from ``(opponent Elo, wins, draws, losses)`` rows."""
-    rows = [(e / ELO_PER_NAT, w, d, lo) for e, w, d, lo in results if w + d + lo > 0]
+def fit_fixed(results: Sequence[tuple[float, float, Sequence[float]]]) -> FixedFit:
+    """The Elo of one agent from ``(opponent Elo, its misfit, the agent's game-pair scores)``
+    rows (a pair: one opening with each colour, scoring 0 to 2 in halves).
+
+    The variance counts game pairs, not games: the two games of a pair share their opening,
+    and with deterministic agents they are far from independent (the games of a draw-heavy
+    pairing would otherwise look like many trials). It is the pair-clustered sandwich
+    ``sum (pair score - 2p)^2 / info^2`` with the small-sample factor ``n / (n - 1)`` over ``n``
+    pairs (the pentanomial variance for one opponent), plus each opponent's misfit weighted by
+    its share of the information.
+    """
+    rows = [
+        (e / ELO_PER_NAT, m / ELO_PER_NAT, np.asarray(s, float)) for e, m, s in results if len(s)
+    ]
     if not rows:
         raise ValueError("no games to rate")
     opp = np.array([r[0] for r in rows])
-    score = np.array([w + 0.5 * d for _, w, d, _ in rows])
-    games = np.array([w + d + lo for _, w, d, lo in rows], dtype=float)
+    score = np.array([float(r[2].sum()) for r in rows])
+    games = np.array([2.0 * len(r[2]) for r in rows])
     regularised = bool(score.sum() == 0 or score.sum() == games.sum())
     if regularised:
         score, games = score + 0.5, games + 1.0
@@ -70,14 +82,15 @@ def fit_fixed(results: Sequence[tuple[float, float, float, float]]) -> FixedFit:
         if abs(step) < 1e-12:
             break
     p = 1.0 / (1.0 + np.exp(opp - r))
-    info = float((games * p * (1.0 - p)).sum())
-    variance = 1.0 / info
-    if not regularised:
-        residual = sum(
-            w * (1.0 - q) ** 2 + d * (0.5 - q) ** 2 + lo * q**2
-            for (_, w, d, lo), q in zip(rows, p, strict=True)
-        )
-        variance *= residual / info if info > 0 else 1.0
+    share = games * p * (1.0 - p)
+    info = float(share.sum())
+    pairs = sum(len(row[2]) for row in rows)
+    if regularised or pairs < 2:
+        variance = 1.0 / info
+    else:
+        spread = sum(float(((row[2] - 2.0 * q) ** 2).sum()) for row, q in zip(rows, p, strict=True))
+        variance = spread / info**2 * pairs / (pairs - 1)
+    variance += float(((share / info * np.array([row[1] for row in rows])) ** 2).sum())
     half = Z95 * math.sqrt(variance) * ELO_PER_NAT
     elo = r * ELO_PER_NAT
     return FixedFit(elo, elo - half, elo + half, regularised)
@@ -113,6 +126,7 @@ def rate(
 ) -> dict[str, Any]:
     """Play the gauntlet of ``spec`` against ``ladder`` and return the rating as a dict."""
     tally: dict[int, list[int]] = {}  # rung index -> the agent's wins, draws, losses
+    pair_scores: dict[int, list[float]] = {}  # rung index -> the agent's game-pair scores
     path: list[str] = []
     at = len(ladder.rungs) // 2
     fit: FixedFit | None = None
@@ -126,6 +140,7 @@ def rate(
                 spec,
                 executor,
                 tally,
+                pair_scores,
                 path,
                 at,
                 pairs,
@@ -174,6 +189,7 @@ def _step(
     spec: str,
     executor: Executor,
     tally: dict[int, list[int]],
+    pair_scores: dict[int, list[float]],
     path: list[str],
     at: int,
     pairs: int,
@@ -212,13 +228,16 @@ def _step(
             if on_record is not None:
                 on_record(record)
     counts = tally.setdefault(at, [0, 0, 0])
+    by_pair: dict[int, float] = {}
     for r in records:
         s = float(r["score"]) if r["first"] == me else 1.0 - float(r["score"])
         counts[0 if s == 1.0 else 1 if s == 0.5 else 2] += 1
+        by_pair[int(r["pair"])] = by_pair.get(int(r["pair"]), 0.0) + s
+    pair_scores.setdefault(at, []).extend(by_pair[k] for k in sorted(by_pair))
     path.append(rung.name)
     rows = [
-        (ladder.rungs[i].elo, float(w), float(d), float(lo))
-        for i, (w, d, lo) in sorted(tally.items())
+        (ladder.rungs[i].elo, ladder.rungs[i].misfit, scores)
+        for i, scores in sorted(pair_scores.items())
     ]
     fit = fit_fixed(rows)
     return nearest(ladder, fit.elo), fit

@@ -4,13 +4,15 @@ resume, rate, malformed files; and the fixed-scale fit against hand-computed val
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
 from mindgames.ladder.build import default_anchor, parse_rungs
 from mindgames.ladder.file import LadderError, parse_ladder
+from mindgames.ladder.misfit import rung_misfits
 from mindgames.ladder.rate import fit_fixed, nearest, step_pairs, step_seed
-from mindgames.play.ratings import elo_from_score, fit_elo
+from mindgames.play.ratings import ELO_PER_NAT, Z95, elo_from_score, score_from_elo
 from tests.support.cli import one_line_error, run
 
 GAME = "kalah:pits=3,seeds=3"
@@ -32,30 +34,71 @@ def build(tmp_path, *extra, name="k.json"):
 
 # --- the fit -------------------------------------------------------------------------------------
 def test_one_opponent_gives_the_elo_its_score_stands_for():
-    fit = fit_fixed([(100.0, 3, 0, 1)])
+    """Four game pairs scoring 2, 1, 1, 2 (75%): the Elo 75% stands for, and the interval of
+    the pairs' spread by hand: info 8 * 3/16, residuals +-1/2, n / (n - 1) = 4/3."""
+    fit = fit_fixed([(100.0, 0.0, [2.0, 1.0, 1.0, 2.0])])
     assert fit.elo == pytest.approx(100.0 + elo_from_score(0.75))
-    assert fit.low < fit.elo < fit.high and not fit.regularised
+    half = Z95 * math.sqrt(1.0 / 1.5**2 * 4 / 3) * ELO_PER_NAT
+    assert fit.high - fit.elo == pytest.approx(half) and fit.elo - fit.low == pytest.approx(half)
+    assert not fit.regularised
 
 
-def test_the_fixed_fit_is_the_two_agent_fit_anchored_on_the_opponent():
-    """Against one opponent rated 0, the rating and interval are those of ``fit_elo`` with the
-    opponent as anchor (the same likelihood, the same dispersion)."""
-    fit = fit_fixed([(0.0, 5, 3, 2)])
-    two = fit_elo(["me", "rung"], {("me", "rung"): (5, 3, 2)}, anchor="rung")
-    assert fit.elo == pytest.approx(two.elo[0])
-    assert fit.low == pytest.approx(two.low[0]) and fit.high == pytest.approx(two.high[0])
+def test_the_interval_counts_game_pairs_not_games():
+    """The same eight games (4 wins, 4 losses) paired two ways: when each opening's pair splits
+    (the opening decides nothing, colour does) the pairs say the score is exact; when openings
+    give both games to one side, the pairs vary and so does the rating."""
+    split = fit_fixed([(0.0, 0.0, [1.0, 1.0, 1.0, 1.0])])
+    swept = fit_fixed([(0.0, 0.0, [2.0, 0.0, 2.0, 0.0])])
+    assert split.elo == pytest.approx(0.0, abs=1e-9) == swept.elo
+    assert split.high - split.low == pytest.approx(0.0, abs=1e-9)
+    assert swept.high - swept.low > 100.0
+
+
+def test_a_rungs_misfit_widens_the_interval_by_its_share():
+    """Pairs that fit exactly leave only the misfit: the 95% half-width is 1.96 misfits; two
+    rungs, each half the information, add their misfits halved, in quadrature."""
+    one = fit_fixed([(0.0, 30.0, [1.0, 1.0])])
+    assert one.high - one.elo == pytest.approx(Z95 * 30.0)
+    two = fit_fixed([(-100.0, 30.0, [1.5, 1.5]), (100.0, 40.0, [0.5, 0.5])])
+    assert two.elo == pytest.approx(0.0, abs=1e-9)
+    q = score_from_elo(100.0)  # the expected score against the rung 100 below (in nats below)
+    spread, info = 4 * (1.5 - 2 * q) ** 2, 8 * q * (1 - q)
+    variance = spread / info**2 * 4 / 3 + (15.0**2 + 20.0**2) / ELO_PER_NAT**2
+    assert two.high - two.elo == pytest.approx(Z95 * math.sqrt(variance) * ELO_PER_NAT)
 
 
 def test_even_scores_against_symmetric_rungs_rate_between_them():
-    fit = fit_fixed([(-100.0, 2, 0, 2), (100.0, 2, 0, 2)])
+    fit = fit_fixed([(-100.0, 0.0, [1.0, 1.0]), (100.0, 0.0, [1.0, 1.0])])
     assert fit.elo == pytest.approx(0.0, abs=1e-9)
 
 
 @pytest.mark.parametrize("won", [True, False])
 def test_a_one_sided_record_is_regularised_and_finite(won):
-    fit = fit_fixed([(50.0, 4 if won else 0, 0, 0 if won else 4)])
+    fit = fit_fixed([(50.0, 0.0, [2.0 if won else 0.0] * 2)])
     assert fit.regularised
     assert (fit.elo > 50.0) == won and abs(fit.elo) < 1000
+
+
+def test_a_rungs_misfit_is_its_neighbours_residual_beyond_noise():
+    """Rungs a 0, b 100, c 200, where b scores 50% against both neighbours (64% and 36% were
+    predicted): against c in ten split pairs (no spread: c's misfit is the residual in Elo,
+    ``(0.5 - 0.36) / (0.36 * 0.64)`` nats), against a in eight split pairs and one swept each
+    way (a's misfit is the residual less the pairs' sampling variance); b's is the mean of the
+    two squares."""
+    q = score_from_elo(100.0)
+    resid = (q - 0.5) * ELO_PER_NAT / (q * (1 - q))
+    var = 2 * 1.0**2 / (10 * 9) / 4 * (ELO_PER_NAT / (q * (1 - q))) ** 2
+    pairings = [
+        {"agents": ["b", "c"], "games": 20, "wins": 10, "draws": 0, "losses": 10,
+         "pentanomial": [0, 0, 10, 0, 0]},
+        {"agents": ["a", "b"], "games": 20, "wins": 10, "draws": 0, "losses": 10,
+         "pentanomial": [1, 0, 8, 0, 1]},
+    ]  # fmt: skip
+    m = rung_misfits({"a": 0.0, "b": 100.0, "c": 200.0}, pairings)
+    assert m["c"] == pytest.approx(resid, abs=0.05)
+    assert m["a"] == pytest.approx(math.sqrt(resid**2 - var), abs=0.05)
+    assert m["b"] == pytest.approx(math.sqrt((2 * resid**2 - var) / 2), abs=0.05)
+    assert rung_misfits({"a": 0.0, "b": 100.0}, []) == {"a": 0.0, "b": 0.0}
 
 
 def test_steps_split_the_pairs_and_seeds_differ():
@@ -120,6 +163,7 @@ def mutate(key, value):
         (mutate("rungs.elo", -5), "weakest first"),
         (mutate("rungs.name", "random"), "repeated"),
         (mutate("rungs.games", -1), "games"),
+        (mutate("rungs.misfit", -1.0), "misfit: expected a non-negative number"),
         (mutate("provenance", [1]), "provenance"),
     ],
 )
@@ -160,6 +204,7 @@ def test_a_ladder_is_built_shown_and_anchored_at_random(tmp_path):
     shown = run("ladder", "show", out)
     assert shown.returncode == 0, shown.stderr
     assert all(name in shown.stdout for name in names) and "anchored at random" in shown.stdout
+    assert all(r["misfit"] >= 0 for r in data["rungs"]) and "misfit" in shown.stdout
     assert json.loads(run("ladder", "show", out, "--json").stdout) == data
 
 
