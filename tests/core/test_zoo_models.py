@@ -92,13 +92,18 @@ def test_a_shortened_run_of_a_zoo_config_trains_the_same_kind_of_model(name, tmp
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in RETRAINED if n in ZOO])
 def test_a_cheap_zoo_config_retrains_to_the_same_weights(name, tmp_path):
+    """Same config and seed, same weights: to the last bits of a float (relative 1e-9), since
+    the compiled tanh (evaluators/kernels.py) that trained a tanh net may change in the last
+    ulp between versions; a different move chosen anywhere in training would show far more."""
     meta, arrays = read_model_file(ZOO[name])
     config = write_config(tmp_path / "c.toml", meta["provenance"]["config"])
     done = run("train", config, "--out", tmp_path / "run", "--quiet", timeout=600)
     assert done.returncode == 0, done.stderr
     _, arrays_again = read_model_file(tmp_path / "run" / "model.npz")
     for key, value in arrays.items():
-        np.testing.assert_array_equal(arrays_again[key], value, err_msg=f"{name}: {key}")
+        np.testing.assert_allclose(
+            arrays_again[key], value, rtol=1e-9, atol=1e-12, err_msg=f"{name}: {key}"
+        )
 
 
 @pytest.mark.slow
