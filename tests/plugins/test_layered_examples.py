@@ -20,6 +20,7 @@ FIT = {"epochs": 5, "min_epochs": 1, "patience": 2}
 
 EXPECTED = {
     "checkers-ll-plainboard5n.toml": ("raw32", [5], "rprop"),
+    "checkers-ll-plainboard5n-30min.toml": ("raw32", [5], "rprop"),
     "checkers-ll-boardsfeatures5n.toml": ("ll-features", [5], "rprop"),
     "checkers-ll-evo10n.toml": ("raw32", [10], "evolution"),
     "checkers-ll-evo10n-rprop.toml": ("raw32", [10], "evolution+rprop"),
