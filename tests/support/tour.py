@@ -37,12 +37,15 @@ def demo_module() -> ModuleType:
 
 
 def demo_commands() -> list[list[str]]:
-    """The ``mindgames`` lines ``make demo`` runs, in order, as words."""
+    """The ``mindgames`` lines ``make demo`` runs, as words: its trainings (side by side in the
+    demo, one after the other here), then its steps."""
     text = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^demo:.*\n\t\$\(BIN\)/python examples/demo/demo.py", text, re.M), (
         "the Makefile's demo target moved"
     )
-    return [["mindgames", *words] for words in demo_module().STEPS]
+    demo = demo_module()
+    trainings = [words for learner in demo.TRAININGS for words in learner]
+    return [["mindgames", *words] for words in [*trainings, *demo.STEPS]]
 
 
 def console_commands(path: Path, heading: str | None = None) -> list[list[str]]:
