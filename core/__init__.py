@@ -3,7 +3,15 @@
 A plugin author needs only ``from mindgames import hookimpl`` and the interfaces below.
 """
 
+import os
 from importlib.metadata import PackageNotFoundError, version
+
+# numpy's BLAS runs on one thread unless the environment says otherwise (set before numpy loads):
+# mindgames runs in parallel across games and worker processes, and BLAS threads on top of them
+# spin on the shared cores (a 40-10 net's squared-error gradient: 13x the CPU with OpenBLAS's
+# threads on the loaded 2-core machine). docs/architecture.md, "Threads".
+for _blas in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_blas, "1")
 
 from mindgames.errors import (
     CapabilityError,

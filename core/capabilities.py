@@ -53,6 +53,7 @@ from mindgames.model import (
     Parametric,
     RowGrads,
     RowsGrads,
+    WeightedGrads,
 )
 
 T = TypeVar("T")
@@ -91,6 +92,9 @@ MODEL_CAPABILITIES: tuple[Capability, ...] = (
     Capability("batch-gradients", BatchDifferentiable, "values and gradients of a batch"),
     Capability("rows-gradients", RowsGrads, "a batch's values, some rows' gradients later"),
     Capability("row-gradient", RowGrads, "a batch's values, one row's gradient later"),
+    Capability(
+        "weighted-gradient", WeightedGrads, "a batch's values, a weighted sum's gradient later"
+    ),
     Capability("add-params", AddParams, "adds a change to its parameters in place"),
     Capability("fast-value", FastValue, "the pure-Python single-position value"),
     Capability("members", HasMembers, "member models by stage (staged)"),

@@ -153,6 +153,19 @@ class RowGrads(RowsGrads, Protocol):
 
 
 @runtime_checkable
+class WeightedGrads(Protocol):
+    """A model that values a batch now and gives later the gradient of a weighted sum of those
+    values (optional): ``values_and_weighted_grad(xs)`` returns ``value_batch(xs)`` and a
+    function of weights ``c`` (n,) giving ``c @ value_and_grad_batch(xs)[1]`` (parameters,),
+    equal within rounding (the sum runs in another order). The squared-error fitters use it:
+    one back-propagation of the batch's errors instead of a gradient row per pattern."""
+
+    def values_and_weighted_grad(
+        self, xs: np.ndarray
+    ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]: ...
+
+
+@runtime_checkable
 class HasMembers(Protocol):
     """A composite model of member models, one per stage of a measure (optional; ``staged``):
     ``members`` in stage order, the columns ``by`` whose ``measure`` (``"sum"``, ...) picks the

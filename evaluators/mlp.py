@@ -329,6 +329,34 @@ class MLP(Model):
                 delta = delta.dot(self._layers[i][0]) * self._dact(below)
         return grads if self._live is None else grads[:, self._live]
 
+    def values_and_weighted_grad(
+        self, xs: np.ndarray
+    ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+        """``value_batch(xs)`` now and, on demand, ``c @ value_and_grad_batch(xs)[1]``
+        (``WeightedGrads``): the errors back-propagated as one batch, each layer's weight
+        gradient one matrix product, with no (patterns, parameters) array."""
+        xs = np.asarray(xs, dtype=float)
+        hs, a = self._forward(xs)
+        v = np.tanh(a)
+
+        def weighted(c: np.ndarray) -> np.ndarray:
+            dv = np.asarray(c, dtype=float) * (1.0 - v * v)
+            grad = np.empty(self._p.size)
+            grad[self._out] = dv @ hs[-1]
+            grad[self._bias_at] = dv.sum()
+            if self._d is not None:
+                grad[self._dslice] = dv @ hs[0]
+            delta = dv[:, None] * self._wo[None, :] * self._dact(hs[-1])
+            for i in range(len(self._layers) - 1, -1, -1):
+                ws, bs = self._slices[i]
+                grad[ws] = (delta.T @ hs[i]).ravel()
+                grad[bs] = delta.sum(axis=0)
+                if i:
+                    delta = delta.dot(self._layers[i][0]) * self._dact(hs[i])
+            return grad if self._live is None else grad[self._live]
+
+        return v, weighted
+
     def values_and_rows_grads(
         self, xs: np.ndarray
     ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:

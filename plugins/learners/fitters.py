@@ -39,6 +39,7 @@ from mindgames.model import (
     Differentiable,
     Model,
     Parametric,
+    WeightedGrads,
     as_differentiable,
     as_fittable,
     as_parametric,
@@ -118,12 +119,21 @@ def mse_and_grad(model: Differentiable, patterns: Patterns) -> tuple[float, np.n
     """The weighted mean squared error and its gradient with respect to the parameters."""
     total = float(np.sum(patterns.ws))
     loss, grad = 0.0, np.zeros(len(model.get_params()))
+    # slices are views (no copy of a block each epoch); the capability is checked once, not
+    # once a block (a runtime protocol check costs as much as a small block's arithmetic)
+    weighted = model.values_and_weighted_grad if isinstance(model, WeightedGrads) else None
     for lo in range(0, len(patterns), CHUNK):
-        part = patterns.take(np.arange(lo, min(lo + CHUNK, len(patterns))))
-        values, grads = value_and_grad_batch(model, part.xs)
-        err = values - part.ys
-        loss += float(np.sum(part.ws * err * err))
-        grad += (2.0 * part.ws * err) @ grads
+        hi = lo + CHUNK
+        xs, ys, ws = patterns.xs[lo:hi], patterns.ys[lo:hi], patterns.ws[lo:hi]
+        if weighted is not None:
+            values, grad_of = weighted(xs)
+            err = values - ys
+            grad += grad_of(2.0 * ws * err)
+        else:
+            values, grads = value_and_grad_batch(model, xs)
+            err = values - ys
+            grad += (2.0 * ws * err) @ grads
+        loss += float(np.sum(ws * err * err))
     return loss / total, grad / total
 
 

@@ -38,10 +38,18 @@ if TYPE_CHECKING:
     from mindgames.plugins.searchers.alphabeta import AlphaBeta
 
 
-def _greedy_options() -> AlphaBeta:
-    from mindgames.plugins.searchers.alphabeta import AlphaBeta
+#: the one-ply searcher ``greedy`` runs as, by (quick_wins, null): one object each, so that
+#: ``_memo_options`` finds its options vector made (a playout asks every move)
+_greedy: dict[tuple[bool, bool], AlphaBeta] = {}
 
-    return AlphaBeta(depth=1)
+
+def _greedy_options(quick_wins: bool, null: bool) -> AlphaBeta:
+    o = _greedy.get((quick_wins, null))
+    if o is None:
+        from mindgames.plugins.searchers.alphabeta import AlphaBeta
+
+        o = _greedy[quick_wins, null] = AlphaBeta(depth=1, quick_wins=quick_wins, null=null)
+    return o
 
 
 TEMPLATE = Path(__file__).with_name("alphabeta_kernel.py")
@@ -466,7 +474,7 @@ def greedy_values(
     # (values in generation order: ``Greedy.search`` places them by ``common.root_order``)
     """The ``greedy`` searcher's child values (generation order) on the compiled path, or None
     when the game, the encoding or the model has no kernels (the Python path then)."""
-    options = attrs.evolve(_greedy_options(), quick_wins=quick_wins, null=null)
+    options = _greedy_options(quick_wins, null)
     p = plan(options, game, None if null else evaluator)
     if p is None:
         return None

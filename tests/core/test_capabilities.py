@@ -86,7 +86,7 @@ def test_a_capabilitys_method_on_a_game_without_it_is_one_clear_error(method, me
 def test_a_model_class_offers_what_its_methods_and_declared_attributes_do():
     registry = get_registry()
     mlp = capabilities_of(registry.model_info("mlp").cls, MODEL_CAPABILITIES)
-    assert {"batch-gradients", "rows-gradients", "row-gradient"} <= set(mlp)
+    assert {"batch-gradients", "rows-gradients", "row-gradient", "weighted-gradient"} <= set(mlp)
     assert "members" not in mlp
     assert "members" in capabilities_of(registry.model_info("staged").cls, MODEL_CAPABILITIES)
     linear = capabilities_of(registry.model_info("linear").cls, MODEL_CAPABILITIES)

@@ -155,3 +155,23 @@ def test_core_commands_are_listed_by_their_modules_and_imported_when_asked_for()
     assert done.returncode == 0, done.stderr
     loaded = ["mindgames.cli.common", "mindgames.cli.games", "mindgames.cli.main"]
     assert done.stdout.strip() == str(loaded)
+
+
+def test_blas_runs_on_one_thread_unless_the_environment_says_otherwise():
+    """Parallelism is across games and workers: BLAS threads default to one (docs/architecture.md,
+    "Threads"), set before numpy loads, and a user's own setting is kept."""
+    code = (
+        "import mindgames, os\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['MKL_NUM_THREADS'])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    ran = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["1", "1"]
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    ran = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert ran.stdout.split() == ["2", "1"]

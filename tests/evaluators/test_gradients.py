@@ -121,3 +121,33 @@ def test_row_gradients_are_the_batch_rows_exactly(activation, direct, hidden, gr
     assert np.array_equal(rows(index), grads[index])
     assert np.array_equal(rows(index), model.value_and_grad_batch(xs[index])[1])
     assert rows(index[:0]).shape == (0, grads.shape[1])  # no rows: no gradients, no error
+
+
+@pytest.mark.parametrize("activation", ["tanh", "sigmoid"])
+@pytest.mark.parametrize("direct", [False, True])
+@pytest.mark.parametrize("input_sum", [False, True])
+@pytest.mark.parametrize("groups", [None, [["c0", "c1"], ["c2", "c3", "c4"], ["c5", "c0"]]])
+def test_weighted_gradient_is_the_weighted_sum_of_the_batch_rows(
+    activation, direct, input_sum, groups
+):
+    """The fitters' one back-propagation of a batch's errors gives ``c @`` the batch's rows
+    (within rounding: the sum runs over patterns inside each product, not after them)."""
+    columns = [f"c{i}" for i in range(6)]
+    config = mlp.MLPConfig(
+        hidden=[3 if groups else 5, 4],
+        activation=activation,
+        direct=direct,
+        groups=groups,
+        input_sum=input_sum,
+        init=(-0.5, 0.5),
+    )
+    model = mlp.create(config, columns, np.random.default_rng(8))
+    xs = np.random.default_rng(9).normal(size=(7, 6))
+    weights = np.random.default_rng(10).normal(size=7)
+    values, grads = model.value_and_grad_batch(xs)
+    batch_values, weighted = model.values_and_weighted_grad(xs)
+    assert np.array_equal(batch_values, values)
+    expected = weights @ grads
+    assert weighted(weights).shape == expected.shape
+    assert np.allclose(weighted(weights), expected, rtol=1e-12, atol=1e-14)
+    assert not np.allclose(weighted(weights), weights[::-1] @ grads)  # the weights matter
