@@ -127,6 +127,8 @@ class MLP(Model):
         self._dslice = slice(start, start + self.inputs)
         self._one = len(self._layers) == 1
         self._fast: tuple[np.ndarray, np.ndarray, np.ndarray, float] | None = None
+        #: ``kernels``' meta, made on the first ask (the shape never changes)
+        self._kmeta: np.ndarray | None = None
         #: indices of the parameters that exist (None: all), the first layer's mask applied
         self._live: np.ndarray | None = None
         self._mask = None if mask is None else np.array(mask, dtype=bool)
@@ -167,7 +169,14 @@ class MLP(Model):
         """The compiled path's description (evaluators/kernels.py): the flat vector (masked-out
         weights are zeros in it), the shape and, for a masked first layer, the units that see
         each input (the kernel multiplies only those: 854 of the 2,912 weights of the
-        Chellapilla-Fogel net's sub-square layer)."""
+        Chellapilla-Fogel net's sub-square layer). The shape is made once (a search asks for
+        the kernels every time it starts); the vector is the model's own."""
+        if self._kmeta is None:
+            self._kmeta = self._kernel_meta()
+        return ModelKernels(KERNELS, self._kmeta, self._p)
+
+    def _kernel_meta(self) -> np.ndarray:
+        """``kernels``' ``meta`` (read only): the net's shape and first-layer mask."""
         meta = [
             MLP_CODE,
             self.inputs,
@@ -185,7 +194,7 @@ class MLP(Model):
             meta.append(int(counts.sum()))
             meta.extend(np.concatenate(([0], np.cumsum(counts))).tolist())
             meta.extend((np.flatnonzero(by_input.ravel()) % self.hidden[0]).tolist())
-        return ModelKernels(KERNELS, np.array(meta, dtype=np.int64), self._p)
+        return np.array(meta, dtype=np.int64)
 
     # Products are ``ndarray.dot``, not ``@``: the same BLAS call and the same bits (checked on
     # random shapes), but on these small arrays ``@`` costs 0.4-0.8 us more per call.

@@ -26,9 +26,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 _njit: Any = njit
 
 
-def hot(fn: F | None = None, *, inline: str = "never") -> Any:
-    """``njit(cache=True)`` without reference counting (module docstring); ``inline`` as njit's."""
-    decorate = _njit(cache=True, _nrt=False, inline=inline)
+def hot(fn: F | None = None, *, inline: str = "never", error_model: str = "python") -> Any:
+    """``njit(cache=True)`` without reference counting (module docstring); ``inline`` and
+    ``error_model`` as njit's ("numpy": a float division by zero gives inf instead of raising,
+    so a loop that divides has no branch out and LLVM may vectorise it)."""
+    decorate = _njit(cache=True, _nrt=False, inline=inline, error_model=error_model)
     return decorate if fn is None else decorate(fn)
 
 
@@ -36,6 +38,30 @@ def allocating(fn: F) -> F:
     """``njit(cache=True)`` with reference counting on by name: a function that allocates and is
     called from ``hot`` code (an ``njit`` function without the option inherits its caller's)."""
     return _njit(cache=True, _nrt=True)(fn)
+
+
+@intrinsic
+def _float_bits(typingctx: Any, x: Any) -> Any:
+    """The 64 bits of a float64 as an int64 (a bit cast, no conversion)."""
+    if x != types.float64:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.bitcast(args[0], context.get_value_type(types.int64))
+
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def _bits_float(typingctx: Any, x: Any) -> Any:
+    """The float64 whose 64 bits are the int64 ``x`` (a bit cast, no conversion)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.bitcast(args[0], context.get_value_type(types.float64))
+
+    return types.float64(types.int64), codegen
 
 
 @intrinsic
@@ -76,3 +102,19 @@ def _stack_empty_python(size: int, dtype: Any) -> np.ndarray:
 #: it lives until that function returns and must not be returned or kept. Called directly in
 #: the function that uses it (a wrapper's stack would be gone when it returns).
 stack_empty: Any = _stack_empty_python if config.DISABLE_JIT else _alloca  # type: ignore[attr-defined]
+
+
+def _float_bits_python(x: float) -> int:
+    """``float_bits`` with the JIT off."""
+    return int(np.float64(x).view(np.int64))
+
+
+def _bits_float_python(x: int) -> float:
+    """``bits_float`` with the JIT off."""
+    return float(np.int64(x).view(np.float64))
+
+
+#: ``float_bits(x)``: the 64 bits of the float64 ``x`` as an int64; ``bits_float(n)`` the
+#: reverse. Bit casts cost nothing and, unlike conversions to int64, vectorise on AVX2.
+float_bits: Any = _float_bits_python if config.DISABLE_JIT else _float_bits  # type: ignore[attr-defined]
+bits_float: Any = _bits_float_python if config.DISABLE_JIT else _bits_float  # type: ignore[attr-defined]

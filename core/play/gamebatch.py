@@ -15,8 +15,10 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
+from mindgames.agent import Agent
 from mindgames.executors import ordered
-from mindgames.play.task import GameTask, cached, play_game, task_agent
+from mindgames.game import Game
+from mindgames.play.task import GameTask, Player, cached, play_game, task_agent
 from mindgames.registry import Registry, get_registry
 
 #: games of one work item (enough to hide the executor's cost of a task, few enough that two
@@ -35,11 +37,12 @@ def play_chunk(
     """Worker entry point: the outcome of each task, in order."""
     reg = registry or get_registry()
     out = []
+    built: dict[int, Agent] = {}  # the chunk's individuals, each built once (``_agent``)
     for data in tasks:
         t = GameTask.from_dict(data)
         game = cached(reg, ("game", t.game), lambda t=t: reg.game(t.game))
-        first = task_agent(reg, game, t, t.first, t.first_spec)
-        second = task_agent(reg, game, t, t.second, t.second_spec)
+        first = _agent(reg, game, t, t.first, t.first_spec, built)
+        second = _agent(reg, game, t, t.second, t.second_spec, built)
         whole = getattr(first.searcher, "whole_game", None)
         made = None
         if whole is not None and first.searcher == second.searcher:
@@ -51,6 +54,20 @@ def play_chunk(
             record = play_game(game, first, second, t)
             out.append(outcome(t, record["score"], record["plies"], "python"))
     return out
+
+
+def _agent(
+    registry: Registry, game: Game, task: GameTask, name: str, spec: Any, built: dict[int, Agent]
+) -> Agent:
+    """``task_agent``, a ``Player`` built once per chunk: an individual plays several games of
+    a chunk (both of a pair), and its net costs a millisecond to rebuild. Keyed by the Player
+    object, which the chunk's tasks hold for as long as ``built`` lives."""
+    if not isinstance(spec, Player):
+        return task_agent(registry, game, task, name, spec)
+    made = built.get(id(spec))
+    if made is None:
+        made = built[id(spec)] = spec.agent(registry, game, name)
+    return made if made.name == name else Agent(name, made.searcher, made.evaluator)
 
 
 def play_outcomes(

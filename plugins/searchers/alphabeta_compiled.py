@@ -11,9 +11,10 @@ order, turned into the game's moves by ``Game.children`` (the root's, then the p
 variation's positions').
 
 ``random_order`` shuffles with CPython's generator ported to numba (pyrandom_kernel.py), so the
-shuffles are the Python path's; ``eval_cache``
-only changes the speed of the Python path, so the compiled search ignores it; ``batch`` is
-searched as Python searches it (the same counts), its values from the compiled model.
+shuffles are the Python path's; ``eval_cache`` remembers leaf values within a search as the
+Python path does, on by default for the same evaluators (``Evaluator.fast`` false: the MLP), and
+changes only the speed (``alphabeta_kernel.remembered``); ``batch`` is searched as Python
+searches it (the same counts), its values from the compiled model.
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ class Plan:
     eopts: np.ndarray
     width: int  # the encoded vector's length
     model: ModelKernels | None
+    #: leaf values remembered within a search (``AlphaBeta.eval_cache``, as the Python path)
+    remember: bool = False
 
 
 def _encoding_plan(gk: GameKernels, encoding: Encoding) -> tuple[np.ndarray, np.ndarray] | None:
@@ -155,7 +158,10 @@ def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | 
     mk = model_kernels_of(evaluator.model)
     if encoded is None or mk is None:
         return None
-    return Plan(gk, encoded[0], encoded[1], evaluator.encoding.width, mk)
+    remember = options.eval_cache
+    if remember is None:  # as the Python search: when a value costs more than its look-ups
+        remember = not evaluator.fast
+    return Plan(gk, encoded[0], encoded[1], evaluator.encoding.width, mk, bool(remember))
 
 
 #: the bound kernel module of each (game kernel module, model kernel module)
@@ -187,15 +193,17 @@ def _bind(p: Plan) -> ModuleType:
 
 
 #: the options vector and extension budgets of the searchers seen lately, by (id, no model,
-#: turns alternate); the searcher (frozen) is kept and compared, so an id is never taken for
-#: another object's
-_opts: dict[tuple[int, bool, bool], tuple[AlphaBeta, np.ndarray, np.ndarray]] = {}
+#: turns alternate, leaves remembered); the searcher (frozen) is kept and compared, so an id is
+#: never taken for another object's
+_opts: dict[tuple[int, bool, bool, bool], tuple[AlphaBeta, np.ndarray, np.ndarray]] = {}
 
 
-def _memo_options(o: AlphaBeta, no_model: bool, alternate: bool) -> tuple[np.ndarray, np.ndarray]:
+def _memo_options(
+    o: AlphaBeta, no_model: bool, alternate: bool, remember: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """``alphabeta_kernel``'s options vector (``opt``, read only) and the extension budget of
     each depth (``budgets``) of a search, made once per searcher (a search asks every time)."""
-    memo = (id(o), no_model, alternate)
+    memo = (id(o), no_model, alternate, remember)
     hit = _opts.get(memo)
     if hit is not None and hit[0] is o:
         return hit[1], hit[2]
@@ -217,6 +225,7 @@ def _memo_options(o: AlphaBeta, no_model: bool, alternate: bool) -> tuple[np.nda
             not extensions,
             o.batch and not (o.null or no_model),
             o.random_order,
+            remember and not (o.null or no_model),
         ],
         dtype=np.int64,
     )
@@ -225,9 +234,9 @@ def _memo_options(o: AlphaBeta, no_model: bool, alternate: bool) -> tuple[np.nda
     return opt, budgets
 
 
-def _options(o: AlphaBeta, no_model: bool, alternate: bool) -> np.ndarray:
+def _options(o: AlphaBeta, no_model: bool, alternate: bool, remember: bool) -> np.ndarray:
     """The options vector of ``_memo_options``."""
-    return _memo_options(o, no_model, alternate)[0]
+    return _memo_options(o, no_model, alternate, remember)[0]
 
 
 class _Buffers:
@@ -260,8 +269,9 @@ class _Buffers:
         self.ff = small["ff"]
         self.x = small["x"]
         self.c = small["c"]
-        self.opt = _options(o, p.model is None, alternate)
+        self.opt = _options(o, p.model is None, alternate, p.remember)
         self.table = table
+        self.leaves = _leaf_cache(max(p.width, 1))
         self.mmeta = p.model.meta if p.model is not None else np.zeros(1, np.int64)
         self.mparams = p.model.params if p.model is not None else np.zeros(1)
 
@@ -269,7 +279,8 @@ class _Buffers:
         """The search's arrays in the order ``alphabeta_kernel.SEARCH`` names them."""
         head = (p.game.params, p.ev, p.eopts, self.x, self.mmeta, self.mparams, self.opt, self.c)
         ply = (self.kids, self.kmoves, self.korder, self.killers, self.pvt, self.pvlen)
-        return (*head, *self.table, *ply, self.sv, self.skind, self.mt, self.fi, self.ff)
+        tail = (self.sv, self.skind, self.mt, self.fi, self.ff, *self.leaves)
+        return (*head, *self.table, *ply, *tail)
 
 
 #: slots of the transposition table: more than twice the Python table's limit of entries
@@ -300,6 +311,32 @@ def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     tgen[1] = 0
     tgen[2] = FIRST_SLOTS - 1  # the slots in use (alphabeta_kernel.grow doubles them)
     return tkey, tint, tval, tgen
+
+
+#: slots of the leaf values a search remembers (``eval_cache``): filled to half at most (a
+#: search of depth 4 on checkers evaluates a few thousand leaves; once full, the later ones are
+#: evaluated, not remembered)
+LEAF_SLOTS = 1 << 12
+
+
+def _leaf_cache(width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """This thread's table of remembered leaf values for encodings ``width`` wide
+    (``alphabeta_kernel``'s ``lint``, ``lval``, ``lx``, ``lgen``), emptied for a new search."""
+    made = getattr(_local, "leaves", None)
+    if made is None:
+        made = _local.leaves = {}
+    have = made.get(width)
+    if have is None:
+        have = made[width] = (
+            np.zeros((LEAF_SLOTS, 3), dtype=np.int64),
+            np.zeros(LEAF_SLOTS),
+            np.zeros((LEAF_SLOTS, width)),
+            np.array([0, 0, LEAF_SLOTS - 1], dtype=np.int64),
+        )
+    lgen = have[3]
+    lgen[0] += 1  # a new generation: nothing remembered (generations start at 1)
+    lgen[1] = 0
+    return have
 
 
 def _per_search(size: int, width: int) -> dict[str, np.ndarray]:

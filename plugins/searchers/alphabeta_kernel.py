@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mindgames.compiled.hot import allocating, hot, stack_empty
+from mindgames.compiled.hot import allocating, float_bits, hot, stack_empty
 
 # <bind>
 from mindgames.compiled.unbound import capture_pending as g_capture_pending
@@ -59,6 +59,7 @@ PROGRESS = -1
 SEARCH = (
     "gp", "ev", "eopts", "x", "mmeta", "mparams", "opt", "c", "tkey", "tint", "tval", "tgen",
     "kids", "kmoves", "korder", "killers", "pvt", "pvlen", "sv", "skind", "mt", "fi", "ff",
+    "lint", "lval", "lx", "lgen",
 )  # fmt: skip
 #: counters (``c``)
 NODES, LEAVES, MOVES, HITS, CUT, CHECK_AT, STOP, OVERFLOW, ROOT_MOVES = range(9)
@@ -66,6 +67,8 @@ NODES, LEAVES, MOVES, HITS, CUT, CHECK_AT, STOP, OVERFLOW, ROOT_MOVES = range(9)
 XF, XC, EXT, NULL, QUICK, USE_TT, ORDERING, PVS, BUDGET, ALTERNATE, PLAIN, BATCH, SHUFFLE = range(
     13
 )
+#: ``opt[REMEMBER]``: leaf values are remembered within a search (``eval_cache``)
+REMEMBER = 13
 #: what ``deepen`` saved of the last iteration it completed (``saved``)
 SAVED_DEPTH, SAVED_COUNT, SAVED_INDEX, SAVED_LEN = range(4)
 #: what a batched tail child needs (``skind``): its static value, a search, an evaluation
@@ -93,6 +96,13 @@ F_FLOATS = 5
 T_STAMP, T_DEPTH, T_EXT, T_FLAG, T_MOVE, T_MOVES = range(6)
 RESOLVED = 4
 GEN, COUNT, MASK = 0, 1, 2
+
+#: the leaf values a search remembers (``eval_cache``): per slot (``lint``) a generation stamp,
+#: the key (a hash of the encoded inputs' bits and the progress) and the progress, the value
+#: (``lval``) and the encoded inputs themselves (``lx``); ``lgen`` holds the generation, the
+#: entries and the mask, as ``tgen``. A value comes back only for the same inputs bit for bit
+#: and the same progress, whose value it is: the search is the one without the cache.
+L_STAMP, L_KEY, L_PLIES = range(3)
 
 
 @hot
@@ -143,9 +153,9 @@ def terminal(gp, row, ply, quick):
     return r * WIN - ply * STEP if r > 0 else r * WIN + ply * STEP
 
 
-@hot(inline="always")  # a call would pass its seven arrays as 49 words
-def evaluate(gp, row, ev, eopts, x, mmeta, mparams):
-    """The evaluator's value of ``row``: its encodings side by side, then the model.
+@hot(inline="always")
+def encoded(gp, row, ev, eopts, x):
+    """``row``'s encodings side by side in ``x``; returns its progress (plies).
 
     ``ev``: per part a row ``(code, start, end, first option, end of options)`` into ``x`` and
     ``eopts`` (the parts' ``kernel_options`` one after another); code PROGRESS is the core's
@@ -158,7 +168,59 @@ def evaluate(gp, row, ev, eopts, x, mmeta, mparams):
             x[start] = float(plies)
         else:
             g_encode(gp, code, eopts[ev[i, 3] : ev[i, 4]], row, x[start:end])
+    return plies
+
+
+@hot(inline="always")  # a call would pass its seven arrays as 49 words
+def evaluate(gp, row, ev, eopts, x, mmeta, mparams):
+    """The evaluator's value of ``row``: its encodings (``encoded``), then the model."""
+    plies = encoded(gp, row, ev, eopts, x)
     return m_value(mmeta, mparams, x, plies)
+
+
+@hot
+def remembered(gp, row, ev, eopts, x, mmeta, mparams, lint, lval, lx, lgen):
+    """``evaluate``, its value remembered for the rest of the search (the table ``lint``,
+    ``lval``, ``lx``, ``lgen``: a value comes back only for the same encoded inputs, bit for
+    bit, and the same progress). A call of its own: its arrays cost a few words more than the
+    value of a model worth remembering."""
+    plies = encoded(gp, row, ev, eopts, x)
+    width = x.shape[0]
+    key = plies * -7046029254386353131
+    for i in range(width):
+        key = (key ^ float_bits(x[i])) * 1099511628211
+    mask = lgen[MASK]
+    gen = lgen[GEN]
+    slot = (key ^ (key >> 31)) & mask
+    while lint[slot, L_STAMP] == gen:
+        if lint[slot, L_KEY] == key and lint[slot, L_PLIES] == plies:
+            same = True
+            for i in range(width):
+                if float_bits(lx[slot, i]) != float_bits(x[i]):
+                    same = False
+                    break
+            if same:
+                return lval[slot]
+        slot = (slot + 1) & mask
+    v = m_value(mmeta, mparams, x, plies)
+    if 2 * (lgen[COUNT] + 1) <= mask + 1:  # at most half full: a probe always ends
+        lint[slot, L_STAMP] = gen
+        lint[slot, L_KEY] = key
+        lint[slot, L_PLIES] = plies
+        for i in range(width):
+            lx[slot, i] = x[i]
+        lval[slot] = v
+        lgen[COUNT] += 1
+    return v
+
+
+@hot(inline="always")
+def leaf(gp, row, ev, eopts, x, mmeta, mparams, remember, lint, lval, lx, lgen):
+    """A leaf's value: ``evaluate``, or ``remembered`` when the search remembers its leaves
+    (``opt[REMEMBER]``, the searcher's ``eval_cache``)."""
+    if remember:
+        return remembered(gp, row, ev, eopts, x, mmeta, mparams, lint, lval, lx, lgen)
+    return evaluate(gp, row, ev, eopts, x, mmeta, mparams)
 
 
 @hot
@@ -231,8 +293,9 @@ def node(at, d, ext, alpha, beta, ply, s):
     (a value ``ret`` going up to the frame below, which goes on where its call was: ``stage``).
     """
     gp, ev, eopts, x, mmeta, mparams, opt, c, tkey, tint, tval, tgen = s[:12]
-    kids, kmoves, korder, killers, pvt, pvlen, sv, skind, mt, fi, ff = s[12:]
+    kids, kmoves, korder, killers, pvt, pvlen, sv, skind, mt, fi, ff, lint, lval, lx, lgen = s[12:]
     xf, xc, E = opt[XF], opt[XC], opt[EXT]
+    remember = opt[REMEMBER]
     quick = opt[QUICK]
     null = opt[NULL]
     use_tt = opt[USE_TT]
@@ -281,7 +344,12 @@ def node(at, d, ext, alpha, beta, ply, s):
                 elif not (xf and ext >= E and g_move_count(gp, row) == 1):
                     c[LEAVES] += 1
                     c[CUT] += 1
-                    ret = 0.0 if null else evaluate(gp, row, ev, eopts, x, mmeta, mparams)
+                    if null:
+                        ret = 0.0
+                    else:
+                        ret = leaf(
+                            gp, row, ev, eopts, x, mmeta, mparams, remember, lint, lval, lx, lgen
+                        )
                     continue
             if c[NODES] >= c[CHECK_AT] and check(c, opt, tgen):
                 ret = 0.0
@@ -359,7 +427,11 @@ def node(at, d, ext, alpha, beta, ply, s):
                     else:
                         term = False
                         c[CUT] += 1
-                        xv = 0.0 if null else evaluate(gp, child, ev, eopts, x, mmeta, mparams)
+                        if null:
+                            xv = 0.0
+                        else:
+                            xv = leaf(gp, child, ev, eopts, x, mmeta, mparams, remember, lint,
+                                      lval, lx, lgen)  # fmt: skip
                     v = -xv if alternate or g_to_move(gp, child) != side else xv
                     window = beta - a > NULL_WINDOW and a + NULL_WINDOW <= v < beta
                     if pvs and best_move != NONE and window:
@@ -413,7 +485,8 @@ def node(at, d, ext, alpha, beta, ply, s):
                                 c[LEAVES] += 1
                                 c[CUT] += 1
                                 skind[base + q] = EVALUATED
-                                sv[base + q] = evaluate(gp, child, ev, eopts, x, mmeta, mparams)
+                                sv[base + q] = leaf(gp, child, ev, eopts, x, mmeta, mparams,
+                                                    remember, lint, lval, lx, lgen)  # fmt: skip
                         phase = TAIL
                         j = head
             if phase == TAIL and not call:
@@ -688,11 +761,13 @@ def move_of(row, n, last, budgets, s, perm, scored_v, scored_i, scored_pv, score
     clock) chooses at ``row`` with ``n`` children, its value in ``value[0]``: a fresh table and
     counters, one ``deepen`` from depth 1 to ``last``; -1 when a position has more moves than
     the buffers."""
-    c, tgen = s[7], s[11]
+    c, tgen, lgen = s[7], s[11], s[26]
     c[:] = 0
     tgen[GEN] += 1  # a new generation: every slot is empty (alphabeta_compiled._table)
     tgen[COUNT] = 0
     tgen[MASK] = FIRST_SLOTS - 1
+    lgen[GEN] += 1  # and no leaf value is remembered (alphabeta_compiled._leaf_cache)
+    lgen[COUNT] = 0
     p = perm[:n]
     for q in range(n):
         p[q] = q

@@ -15,6 +15,7 @@ from mindgames.spec import parse_spec
 
 from support.tictactoe_kernels import KernelTicTacToePlugin
 
+SMALL_MLP = {"model": "mlp", "encoding": "cells", "hidden": [4]}
 OPTION_SETS = [
     "depth=9,eval=material",
     "depth=3,eval=material",
@@ -35,6 +36,10 @@ OPTION_SETS = [
     "depth=5,eval=material,random_order=true",
     "depth=4,eval=material,random_order=true,random_ties=true,ordering=false",
     ("depth=3", {"model": "mlp", "encoding": "cells", "hidden": [4], "seed": 3}),
+    # leaf values remembered (``eval_cache``: on by default for the MLP), with the re-searches
+    # and extensions that evaluate a leaf twice
+    ("depth=4,extend_forced=true,extension=1", {**SMALL_MLP, "seed": 3}),
+    ("depth=4,eval_cache=false", {**SMALL_MLP, "seed": 3}),
     (
         "depth=3",
         {
@@ -106,6 +111,26 @@ def test_compiled_search_equals_python_search_on_random_positions(registry, spec
     for i, state in enumerate(positions(game, 7, 12)):
         python, compiled = both_paths(registry, spec, state, i, monkeypatch)
         same(python, compiled)
+
+
+@pytest.mark.parametrize("extend", [False, True])
+def test_remembered_leaf_values_change_no_compiled_search(registry, extend, monkeypatch):
+    """``eval_cache`` on the compiled path: the same search, value bit for bit, as without it."""
+    game = registry.game("tictactoe")
+    table = {"model": "mlp", "encoding": "cells", "hidden": [5], "seed": 6}
+    extension = ",extend_forced=true,extension=1" if extend else ""
+    monkeypatch.setenv("MINDGAMES_PYTHON_PATH", "0")
+    agents = [
+        build_agent(registry, game, {"searcher": "alphabeta", "depth": 5, "eval": table,
+                                     **parse_spec(f"x:eval_cache={on}{extension}")[1]})
+        for on in ("true", "false")
+    ]  # fmt: skip
+    for i, state in enumerate(positions(game, 5, 12)):
+        on, off = (a.searcher.search(game, state, a.evaluator, np.random.default_rng(i))
+                   for a in agents)  # fmt: skip
+        assert (on.move, on.value, on.pv) == (off.move, off.value, off.pv)
+        assert (on.stats.nodes, on.stats.leaves) == (off.stats.nodes, off.stats.leaves)
+        assert on.stats.path == off.stats.path == "compiled"
 
 
 @given(
