@@ -38,7 +38,7 @@ def main() -> None:
         chosen = choose(game, spec, solved, SerialExecutor(), seed=args.seed)
         bands: dict[int, list[bool]] = defaultdict(list)
         for n, s, move in zip(pieces, solved, chosen, strict=True):
-            bands[n // args.width * args.width].append(s.values[move] == s.best)
+            bands[n // args.width * args.width].append(s.loss(move) == 0)
         for lo in sorted(bands):
             hits = bands[lo]
             low, high = wilson(sum(hits), len(hits))

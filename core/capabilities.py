@@ -37,6 +37,7 @@ from mindgames.game import (
     HasOpeningBooks,
     ImportsGames,
     Solvable,
+    SolvesBestMoves,
     StateRows,
 )
 from mindgames.kernels import HasKernels, HasModelKernels
@@ -81,6 +82,7 @@ GAME_CAPABILITIES: tuple[Capability, ...] = (
     Capability("state-rows", StateRows, "states as rows of one integer array"),
     Capability("board", DrawsBoard, "a board picture and move clicks (serve)"),
     Capability("kernels", HasKernels, "the compiled path (numba kernels)"),
+    Capability("solves-best-moves", SolvesBestMoves, "every best move from one solve"),
 )
 
 #: a model's optional capabilities (the first three are also declared by name)

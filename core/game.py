@@ -191,6 +191,18 @@ class Solvable(Protocol):
 
 
 @runtime_checkable
+class SolvesBestMoves(Protocol):
+    """A game that finds every best move of a position in one exact solve (optional; Kalah):
+    cheaper than ``Solvable.solve`` of each successor, and all that the share of optimal moves
+    needs (``quality --judge best``)."""
+
+    def solve_best(self, state: State) -> tuple[int, Sequence[Move]]:
+        """The exact value of ``state`` for the side to move (as ``solve``) and every legal
+        move that keeps it."""
+        ...
+
+
+@runtime_checkable
 class HasOpeningBooks(Protocol):
     """A game with named standard openings (optional; checkers: the ACF three-move ballots),
     from which tournaments and matches start paired games."""

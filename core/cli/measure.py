@@ -14,7 +14,14 @@ from mindgames.agent import build_agent
 from mindgames.cli.common import SEED
 from mindgames.cli.progress import progress, resumable_progress
 from mindgames.cli.tournament import scheduler_option, workers_option
-from mindgames.data.solved import DEFAULT_MAX_PIECES, Sampling, build, read_file, require_solvable
+from mindgames.data.solved import (
+    DEFAULT_MAX_PIECES,
+    JUDGES,
+    Sampling,
+    build,
+    read_file,
+    require_solvable,
+)
 from mindgames.errors import Interrupted, MindgamesError
 from mindgames.executors import default_workers, open_executor
 from mindgames.files import make_directory
@@ -156,6 +163,14 @@ def _spread(text: str | None) -> tuple[int, int] | None:
 )
 @click.option("--min-plies", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--write", type=click.Path(dir_okay=False), default=None, help="Keep the set here.")
+@click.option(
+    "--judge",
+    type=click.Choice(JUDGES),
+    default="values",
+    show_default=True,
+    help="Solve a new set's positions for every move's value, or once for the best moves "
+    "(cheaper; no margin lost).",
+)
 @workers_option
 @scheduler_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON report a line per agent.")
@@ -169,6 +184,7 @@ def quality(
     spread: str | None,
     min_plies: int,
     write: str | None,
+    judge: str,
     workers: int | None,
     scheduler: str | None,
     as_json: bool,
@@ -181,9 +197,11 @@ def quality(
             raise MindgamesError("give --max-pieces or --spread, not both")
     registry = get_registry()
     game = registry.game(game_spec)
-    require_solvable(game)
+    require_solvable(game, judge=judge)
     if positions_file is not None and write is not None:
         raise MindgamesError("give --positions (a solved set) or --write (a new one), not both")
+    if positions_file is not None and judge != "values":
+        raise MindgamesError("--judge says how to solve a new set: not with --positions")
     if not agents and write is None:
         raise MindgamesError("nothing to do: give --agent SPEC, or --write FILE to keep a set")
     for spec in agents:
@@ -207,6 +225,7 @@ def quality(
                     write=write,
                     on_solved=lambda s, kept: update({}) if kept else None,
                     window=4 * n,
+                    judge=judge,
                 )
             source = write
         for spec in agents:
@@ -232,11 +251,15 @@ def _each(update: Any) -> Any:
 
 
 def _summary(result: dict[str, Any]) -> str:
+    lost = (
+        "margin lost not in this set (best moves only)"
+        if result["mean_loss"] is None
+        else f"mean margin lost {result['mean_loss']:.3f}, max {result['max_loss']}"
+    )
     return (
         f"{result['agent']}: optimal move in {result['optimal']} of {result['positions']} "
         f"positions ({result['optimal_share']:.1%} [{result['optimal_low']:.1%}, "
-        f"{result['optimal_high']:.1%}]), mean margin lost {result['mean_loss']:.3f}, "
-        f"max {result['max_loss']}"
+        f"{result['optimal_high']:.1%}]), {lost}"
     )
 
 

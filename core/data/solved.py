@@ -10,12 +10,17 @@ position and takes one of its positions uniformly at random among those that are
 least ``min_plies`` plies played -- and offer at least two moves. With ``spread = (lo, hi)`` the
 set covers the whole game evenly instead: candidate k asks for exactly ``lo + k mod (hi - lo +
 1)`` pieces on the board (random games are played until one passes through such a position).
+Two judges (``JUDGES``): ``values`` solves each move's successor on its own (every move's exact
+value, so the margin an agent loses); ``best`` (a game that ``SolvesBestMoves``: Kalah) solves
+the position once, for its value and every best move, and stores null for the other moves --
+the share of optimal moves needs no more, at the cost of one solve instead of one a move.
 A candidate whose moves all have the same exact value asks nothing of an agent and is left out;
 the set is the first ``count`` candidates that remain, so it depends on the seed alone (never on
 the executor).
 
 File (JSON Lines, written atomically; ``core/data/solvedfile.py``, the format in docs/measuring.md):
-a header record, then one record per position: ``{"position", "plies", "values", "best"}``.
+a header record, then one record per position: ``{"position", "plies", "values", "best"}``
+(version 1 for the ``values`` judge, 2 with its nulls for ``best``).
 While it is built, every solved candidate is appended to ``FILE.partial`` (header first), so a
 killed run resumes without solving those again (also with another count: the candidates are the
 same stream, cut elsewhere).
@@ -39,7 +44,7 @@ from mindgames.data.solvedfile import read_file as read_file  # solved sets are 
 from mindgames.errors import CapabilityError, MindgamesError
 from mindgames.executors import Done, ordered
 from mindgames.files import append_jsonl, drop_torn_tail, lock_file, read_jsonl
-from mindgames.game import CountsPieces, Game, Solvable, State
+from mindgames.game import CountsPieces, Game, Solvable, SolvesBestMoves, State
 from mindgames.play.task import cached
 from mindgames.registry import Registry, get_registry
 
@@ -50,6 +55,14 @@ DEFAULT_MAX_PIECES = 18
 SAMPLE_STREAM = 3
 #: random games that may yield no late position before sampling gives up
 MAX_TRIES = 1000
+#: how a set's positions are solved (module docstring): every move's value, or the best moves
+JUDGES = ("values", "best")
+#: what the header's ``value`` says each judge stores
+VALUE_TEXT = {
+    "values": "Game.solve of the successor, for the side to move in the position",
+    "best": "the position's value (Game.solve_best) for each best move; null for a move known "
+    "only to be worse",
+}
 
 
 def _spread_ok(_: object, __: object, value: tuple[int, int] | None) -> None:
@@ -85,10 +98,16 @@ class Sampling:
         return lo + k % (hi - lo + 1)
 
 
-def require_solvable(game: Game, sampling: Sampling | None = None) -> None:
+def require_solvable(game: Game, sampling: Sampling | None = None, judge: str = "values") -> None:
     """Refuse a game that cannot solve, or cannot count pieces when a bound is asked for."""
     if not isinstance(game, Solvable):
         raise CapabilityError(f"game {game.spec()!r} cannot solve positions exactly (not solvable)")
+    if judge not in JUDGES:
+        raise MindgamesError(f"unknown judge {judge!r}: one of {', '.join(JUDGES)}")
+    if judge == "best" and not isinstance(game, SolvesBestMoves):
+        raise CapabilityError(
+            f"game {game.spec()!r} cannot find the best moves in one solve: use --judge values"
+        )
     bounded = sampling is not None and (
         sampling.max_pieces is not None or sampling.spread is not None
     )
@@ -156,24 +175,42 @@ def solve_moves(game: Game, state: State) -> dict[str, int]:
     return values
 
 
+def solve_best_moves(game: Game, state: State) -> dict[str, int | None]:
+    """The position's exact value for each best move, None for every other legal move: one
+    ``solve_best`` of ``state`` itself, no successor solved."""
+    solver = require(game, SolvesBestMoves, what="solve_best_moves")
+    value, best = solver.solve_best(state)
+    keep = {game.move_text(state, move) for move in best}
+    return {
+        text: value if text in keep else None
+        for text in (game.move_text(state, move) for move in game.legal_moves(state))
+    }
+
+
 def solve_task(
-    game_spec: str, position: str, plies: int, registry: Registry | None = None
+    game_spec: str,
+    position: str,
+    plies: int,
+    judge: str = "values",
+    registry: Registry | None = None,
 ) -> Solved:
-    """Worker entry point: one position with the values of its moves (pure: same input, same
-    answer)."""
+    """Worker entry point: one position with the values of its moves as ``judge`` stores them
+    (pure: same input, same answer)."""
     reg = registry or get_registry()
     game = cached(reg, ("game", game_spec), lambda: reg.game(game_spec))
-    return Solved(position, plies, solve_moves(game, game.parse_position(position)))
+    state = game.parse_position(position)
+    values = solve_best_moves(game, state) if judge == "best" else solve_moves(game, state)
+    return Solved(position, plies, dict(values))
 
 
-def header(game: Game, sampling: Sampling) -> dict[str, Any]:
+def header(game: Game, sampling: Sampling, judge: str = "values") -> dict[str, Any]:
     """The first record of a solved-positions file: what the set is and how it was drawn."""
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": 1 if judge == "values" else VERSION,  # values sets stay readable by v1 readers
         "game": game.spec(),
         "sampling": sampling.as_dict(),
-        "value": "Game.solve of the successor, for the side to move in the position",
+        "value": VALUE_TEXT[judge],
     }
 
 
@@ -186,16 +223,18 @@ def build(
     registry: Registry | None = None,
     on_solved: Callable[[Solved, bool], None] | None = None,
     window: int = 8,
+    judge: str = "values",
 ) -> list[Solved]:
-    """Sample and solve ``sampling.count`` decisive positions; write them to ``write``.
+    """Sample and solve ``sampling.count`` decisive positions with ``judge`` (``JUDGES``);
+    write them to ``write``.
 
     With ``write``, every solved candidate also goes to ``write + ".partial"`` as it comes out
     of the pump (in order) and a rerun takes those from there; the finished set replaces
     ``write`` atomically.
     ``on_solved(solved, kept)`` is called for each candidate in order.
     """
-    require_solvable(game, sampling)
-    head = header(game, sampling)
+    require_solvable(game, sampling, judge)
+    head = header(game, sampling, judge)
     partial = Path(f"{write}.partial") if write is not None else None
     with contextlib.ExitStack() as stack:
         log: IO[str] | None = None
@@ -205,7 +244,9 @@ def build(
             stack.enter_context(lock_file(lock, str(write)))
             known = _read_partial(partial, head)
             log = stack.enter_context(_open_partial(partial, head))
-        kept = _solve_in_order(game, sampling, executor, known, log, registry, on_solved, window)
+        kept = _solve_in_order(
+            game, sampling, executor, known, log, registry, on_solved, window, judge
+        )
         if log is not None:
             log.close()
         if write is not None:
@@ -225,13 +266,14 @@ def _solve_in_order(
     registry: Registry | None,
     on_solved: Callable[[Solved, bool], None] | None,
     window: int,
+    judge: str,
 ) -> list[Solved]:
     """Solve candidates ``window`` at a time, keeping the first decisive ones in order."""
     spec = game.spec()
     jobs = (
         Done(known[index])
         if index in known and known[index].position == text
-        else (spec, text, plies)
+        else (spec, text, plies, judge)
         for index, (text, plies) in enumerate(candidates(game, sampling))
     )
     kept: list[Solved] = []

@@ -3,7 +3,9 @@
 
 JSON Lines: a header record (format, version, game, how the positions were sampled: built by
 ``core/data/solved.py``), then one record per position: ``{"position", "plies", "values": {move
-text: value}, "best"}``. The format is in docs/measuring.md.
+text: value}, "best"}``. Version 1 stores every move's value; version 2 (a best-moves set,
+``quality --judge best``) may store null for a move known only to be worse than the best, whose
+value was not computed. The format is in docs/measuring.md.
 """
 
 from __future__ import annotations
@@ -20,25 +22,38 @@ from mindgames.files import atomic_write
 from mindgames.game import Game
 
 FORMAT = "mindgames-solved-positions"
-VERSION = 1
+#: the newest version this reads: 1, every move's value; 2, values may be null (module docstring)
+VERSION = 2
 
 
 @attrs.frozen
 class Solved:
-    """One position with the exact value (for its mover) of each legal move, by move text."""
+    """One position with the exact value (for its mover) of each legal move, by move text;
+    None for a move known only to be worse than the best (a best-moves set)."""
 
     position: str
     plies: int
-    values: dict[str, int]
+    values: dict[str, int | None]
 
     @property
     def best(self) -> int:
-        return max(self.values.values())
+        return max(v for v in self.values.values() if v is not None)
 
     @property
     def decisive(self) -> bool:
         """Whether some move is worse than another (else the position asks nothing)."""
         return len(set(self.values.values())) > 1
+
+    @property
+    def best_moves(self) -> frozenset[str]:
+        """The moves that keep the position's value."""
+        best = self.best
+        return frozenset(move for move, value in self.values.items() if value == best)
+
+    def loss(self, move: str) -> int | None:
+        """The margin ``move`` loses against the best (None: not stored, known only > 0)."""
+        value = self.values[move]
+        return None if value is None else self.best - value
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -77,7 +92,7 @@ def read_file(path: str | Path, game: Game) -> tuple[dict[str, Any], list[Solved
         raise MindgamesError(f"{p}:1: format version {version!r} is not one this mindgames reads")
     if head.get("game") != game.spec():
         raise MindgamesError(f"{p}:1: positions of game {head.get('game')!r}, not {game.spec()!r}")
-    solved = [_position(p, number, text, game) for number, text in enumerate(lines[1:], 2)]
+    solved = [_position(p, number, text, game, version) for number, text in enumerate(lines[1:], 2)]
     if not solved:
         raise MindgamesError(f"{p}: holds no positions")
     return head, solved
@@ -93,15 +108,24 @@ def _record(path: Path, number: int, text: str) -> dict[str, Any]:
     return record
 
 
-def _position(path: Path, number: int, text: str, game: Game) -> Solved:
+def _is_value(value: object, version: int) -> bool:
+    if value is None:
+        return version >= 2
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _position(path: Path, number: int, text: str, game: Game, version: int) -> Solved:
     """One position record, checked: its text parses and its values cover the legal moves."""
     record = _record(path, number, text)
     position, plies, values = record.get("position"), record.get("plies"), record.get("values")
     where = f"{path}:{number}"
     if not isinstance(position, str) or not isinstance(plies, int) or not isinstance(values, dict):
         raise MindgamesError(f"{where}: expected position (text), plies and values (an object)")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
-        raise MindgamesError(f"{where}: every move value must be an integer")
+    if not all(_is_value(v, version) for v in values.values()):
+        kind = "an integer" if version == 1 else "an integer or null (known worse than the best)"
+        raise MindgamesError(f"{where}: every move value must be {kind}")
+    if all(v is None for v in values.values()):
+        raise MindgamesError(f"{where}: no move has a value: the best must be stored")
     try:
         state = game.parse_position(position)
     except MindgamesError as exc:

@@ -5,7 +5,9 @@ the agent chooses a move in each (pure tasks on an executor, its random choices 
 position from the seed and the position's index, so the result never depends on the executor),
 and the report gives the share of positions where it chose a move of the best value, with its
 95% Wilson interval, and the mean margin lost (best value minus the chosen move's value, in
-the game's own unit: Kalah's final store margin). Core code: no concrete game or agent.
+the game's own unit: Kalah's final store margin). A best-moves set (``judge = "best"``) does not
+store the value of the other moves: there the margin lost is None whenever the agent missed a
+best move. Core code: no concrete game or agent.
 """
 
 from __future__ import annotations
@@ -87,10 +89,13 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
 def report(
     agent_spec: str, solved: Sequence[Solved], chosen: Sequence[str], **extra: Any
 ) -> dict[str, Any]:
-    """Optimal-move share (with its 95% interval) and margin lost of one agent's choices."""
-    losses = [s.best - s.values[move] for s, move in zip(solved, chosen, strict=True)]
+    """Optimal-move share (with its 95% interval) and margin lost of one agent's choices
+    (``mean_loss`` and ``max_loss`` None when the set does not store a missed move's value)."""
+    losses = [s.loss(move) for s, move in zip(solved, chosen, strict=True)]
     optimal = sum(1 for loss in losses if loss == 0)
     low, high = wilson(optimal, len(losses))
+    known = [loss for loss in losses if loss is not None]
+    complete = len(known) == len(losses)
     return {
         "agent": agent_spec,
         "positions": len(losses),
@@ -98,7 +103,7 @@ def report(
         "optimal_share": optimal / len(losses) if losses else 0.0,
         "optimal_low": low,
         "optimal_high": high,
-        "mean_loss": float(np.mean(losses)) if losses else 0.0,
-        "max_loss": max(losses, default=0),
+        "mean_loss": (float(np.mean(known)) if known else 0.0) if complete else None,
+        "max_loss": max(known, default=0) if complete else None,
         **extra,
     }

@@ -156,6 +156,14 @@ class Kalah(Game):
 
         return solve(self, state).value
 
+    def solve_best(self, state: KalahState) -> tuple[int, tuple[int, ...]]:
+        """The exact margin for the side to move and every pit that keeps it, from one solve
+        (``SolvesBestMoves``: the best moves of ``solver.solve``, one table)."""
+        from mindgames.games.kalah.solver import solve
+
+        solution = solve(self, state)
+        return solution.value, tuple(sorted(solution.best_moves))
+
     def kernels(self) -> GameKernels:
         """The compiled path's description (``HasKernels``; games/kalah/kernelinfo.py): every
         size and both capture rules have kernels."""
