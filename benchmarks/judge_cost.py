@@ -40,6 +40,8 @@ def best_set(values: dict[str, Any]) -> frozenset[str]:
 def compare(game: Game, sampling: Sampling, max_pieces: int) -> list[dict[str, Any]]:
     """Both judges on each candidate with at most ``max_pieces`` pieces."""
     rows = []
+    warm = game.parse_position(next(candidates(game, sampling))[0])
+    solve_moves(game, warm), solve_best_moves(game, warm)  # compiled code loaded, not timed
     for text, _ in itertools.islice(candidates(game, sampling), sampling.count):
         state = game.parse_position(text)
         pieces = game.pieces(state)

@@ -2,8 +2,9 @@
 
 Judges each agent on a solved set (``mindgames quality --write``, e.g. a ``--spread`` one)
 exactly as ``mindgames quality`` does (``quality.choose``, same seed), then prints and writes
-the share of optimal moves in each band of ``--width`` piece counts. Docs/results.md's "Kalah
-over the whole game" uses it:
+the share of optimal moves in each band of ``--width`` piece counts, beside ``chance``: the
+share a uniformly random mover expects there (the mean of best moves over legal moves, exact).
+Docs/results.md's "Kalah over the whole game" uses it:
 
     .venv/bin/python benchmarks/quality_by_band.py kalah:pits=6,seeds=4 SET.jsonl \
         --agent alphabeta:depth=1,eval=@runs/kalah-td-whole/model.npz --seed 1 [--width 4]
@@ -37,8 +38,10 @@ def main() -> None:
     for spec in args.agent:
         chosen = choose(game, spec, solved, SerialExecutor(), seed=args.seed)
         bands: dict[int, list[bool]] = defaultdict(list)
+        chance: dict[int, list[float]] = defaultdict(list)
         for n, s, move in zip(pieces, solved, chosen, strict=True):
             bands[n // args.width * args.width].append(s.loss(move) == 0)
+            chance[n // args.width * args.width].append(len(s.best_moves) / len(s.values))
         for lo in sorted(bands):
             hits = bands[lo]
             low, high = wilson(sum(hits), len(hits))
@@ -49,6 +52,7 @@ def main() -> None:
                 "optimal_share": round(sum(hits) / len(hits), 4),
                 "optimal_low": round(low, 4),
                 "optimal_high": round(high, 4),
+                "chance": round(sum(chance[lo]) / len(hits), 4),
             }
             rows.append(row)
             print(json.dumps(row))
