@@ -112,6 +112,7 @@ class Player:
 
     def agent(self, registry: Registry, game: Game, name: str) -> Agent:
         """The agent: the searcher and encoding built once per worker, the model every time."""
+
         def make() -> Any:
             searcher_name, options = parse_spec(self.searcher)
             return registry.searcher(searcher_name, options, where=f"searcher {self.searcher!r}")
