@@ -27,7 +27,10 @@
 # used by tests/plugins/test_hg_study.py). Figures: docs/notes/hg-shg-giveaway.md (reduced:
 # ~570 CPU s, 19 min wall on two shared cores; with SHG's games compiled whole since issue 34:
 # 275 CPU s user + 11 s system, 9.6 min wall at load 4-8: TD 44 (its compile included), HG
-# 39-43 each, SHG 6-7 each, matches 4-6 each; study, WORKERS=1: 1,071 CPU s user + 7 s system,
+# 39-43 each, SHG 6-7 each, matches 4-6 each; re-timed at stop 44: 204 CPU s user + 9 s system,
+# 3 min 24 s wall at load 2-3: TD 2.8, HG 33-35 each, SHG 7-8 each, matches 4-6 each; scores
+# then HG 0.644, SHG 0.662, both orderings undecided, against the note's 0.741 and 0.788 on
+# earlier code; study, WORKERS=1: 1,071 CPU s user + 7 s system,
 # 34 min wall at load 3-5: TD 14, HG 145-184 each, SHG 65-99 each, matches 9-11 each).
 set -euo pipefail
 
