@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import time
 
 import numpy as np
 import pytest
@@ -18,7 +17,7 @@ from mindgames.play.openings import STALE_TRIES, make_openings, parse_openings, 
 from mindgames.play.task import game_seed, game_seeds
 from mindgames.registry import get_registry
 
-from support.cli import command, environment, one_line_error, run
+from support.cli import catches, command, environment, one_line_error, run, wait_for
 
 BIG = str(10**21)
 
@@ -124,7 +123,8 @@ def test_sigterm_stops_data_generate_in_one_line_writing_nothing(tmp_path):
         text=True,
         env=environment(),
     )
-    time.sleep(3)
+    # signalled once it handles SIGTERM (a fixed sleep lost the race on a loaded machine)
+    wait_for(lambda: catches(proc.pid, signal.SIGTERM), proc, seconds=120)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -73,6 +73,16 @@ def wait_for(
         time.sleep(0.02)
 
 
+def catches(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` has a handler installed for ``signum`` (Linux /proc: SigCgt)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (signum - 1) & 1)
+
+
 def lines(path: Path) -> int:
     """Complete lines in a file (0 when it does not exist)."""
     return path.read_bytes().count(b"\n") if path.exists() else 0
