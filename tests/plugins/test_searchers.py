@@ -21,7 +21,7 @@ from mindgames.registry import get_registry
 GAMES = {
     "checkers": ("checkers:repetition=false,no_progress=0", "raw32", 40, 3),
     "giveaway": ("giveaway:repetition=false,no_progress=0", "raw32", 40, 3),
-    "kalah": ("kalah", "kalah14", 30, 4),
+    "kalah": ("kalah", "kalah14", 30, 3),  # depth 4: kalah43 (Kalah(6,4) at 4 costs ~30 s)
     "kalah43": ("kalah:pits=4,seeds=3", "kalah14", 20, 4),
     "tictactoe": ("tictactoe", "cells", 6, 4),
 }
