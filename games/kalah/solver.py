@@ -124,6 +124,7 @@ def solve_python(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution
     total = sum(t.unpack(state[0]))  # a study position may hold fewer seeds than the start
     all_pits, stores, offsets = t.all_pits, t.store, t.offset
     shifts = t.shift
+    theirs_at, my_pits = shifts[offsets[1]], t.pit_mask[0]
     tt: dict[int, tuple[int, int]] = {}
     nodes = 0
     inf = total + 1
@@ -156,8 +157,17 @@ def solve_python(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution
             return mine - theirs + rest
         if mine - theirs - rest >= beta:
             return mine - theirs - rest
-        key = (pos << 1) | side
-        lo, hi = tt.get(key, (-inf, inf))
+        # the pits from the mover's side: the rest of the game's margin depends on them alone,
+        # so the table holds bounds on it, good for any split of the stores and either side
+        if side == 0:
+            key = pos & all_pits
+        else:
+            key = ((pos >> theirs_at) & my_pits) | ((pos & my_pits) << theirs_at)
+        here = mine - theirs
+        lo, hi = -inf, inf
+        if key in tt:
+            rest_lo, rest_hi = tt[key]
+            lo, hi = max(-inf, rest_lo + here), min(inf, rest_hi + here)
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -174,11 +184,12 @@ def solve_python(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution
                 if best >= bb:
                     break
         if best <= a:
-            tt[key] = (lo, min(hi, best))
+            hi = min(hi, best)
         elif best >= bb:
-            tt[key] = (max(lo, best), hi)
+            lo = max(lo, best)
         else:
-            tt[key] = (best, best)
+            lo = hi = best
+        tt[key] = (lo - here, hi - here)
         return best
 
     def mtdf(pos: int, side: int, guess: int) -> int:
