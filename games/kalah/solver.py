@@ -1,7 +1,10 @@
 """An exact Kalah solver: alpha-beta on the final margin, MTD(f), and a transposition table.
 
 The value of a position is the final margin (mover's store minus the other's) of the side to
-move under perfect play by both sides. ``solve_python`` searches the packed ints of ``rules``
+move under perfect play by both sides. The rest of the game depends on the pits alone, not on
+the stores, so the table is keyed on the pits seen from the mover and holds bounds on the margin
+still to come (the value less the mover's store lead): one entry serves every split of the
+stores and either side to move. ``solve_python`` searches the packed ints of ``rules``
 (the reference); ``solve_compiled`` runs the same search, node for node, compiled over the
 kernels' rows (games/kalah/solverkernels.py), and stays interruptible by signals (``--time``,
 Ctrl-C) however long it runs. ``solve`` takes the compiled one when the compiled path is
