@@ -36,7 +36,7 @@ class Solution:
 
 #: the compiled solver's first frames (plies); they double when a game goes deeper
 FIRST_DEPTH = 256
-#: the compiled solver's largest table (rows of 56-120 bytes; half of them used): about 1 GB
+#: the compiled solver's largest table (rows of 40-64 bytes, 48 for six pits): about 0.8 GB
 MAX_ROWS = 1 << 24
 #: how often (seconds) the caller looks for signals while a threaded solve runs
 POLL_SECONDS = 0.05
