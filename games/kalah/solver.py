@@ -1,7 +1,10 @@
 """An exact Kalah solver: alpha-beta on the final margin, MTD(f), and a transposition table.
 
 The value of a position is the final margin (mover's store minus the other's) of the side to
-move under perfect play by both sides. ``solve_python`` searches the packed ints of ``rules``
+move under perfect play by both sides. The rest of the game depends on the pits alone, not on
+the stores, so the table is keyed on the pits seen from the mover and holds bounds on the margin
+still to come (the value less the mover's store lead): one entry serves every split of the
+stores and either side to move. ``solve_python`` searches the packed ints of ``rules``
 (the reference); ``solve_compiled`` runs the same search, node for node, compiled over the
 kernels' rows (games/kalah/solverkernels.py), and stays interruptible by signals (``--time``,
 Ctrl-C) however long it runs. ``solve`` takes the compiled one when the compiled path is
@@ -33,7 +36,7 @@ class Solution:
 
 #: the compiled solver's first frames (plies); they double when a game goes deeper
 FIRST_DEPTH = 256
-#: the compiled solver's largest table (rows of 56-120 bytes; half of them used): about 1 GB
+#: the compiled solver's largest table (rows of 40-64 bytes, 48 for six pits): about 0.8 GB
 MAX_ROWS = 1 << 24
 #: how often (seconds) the caller looks for signals while a threaded solve runs
 POLL_SECONDS = 0.05
@@ -124,6 +127,7 @@ def solve_python(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution
     total = sum(t.unpack(state[0]))  # a study position may hold fewer seeds than the start
     all_pits, stores, offsets = t.all_pits, t.store, t.offset
     shifts = t.shift
+    theirs_at, my_pits = shifts[offsets[1]], t.pit_mask[0]
     tt: dict[int, tuple[int, int]] = {}
     nodes = 0
     inf = total + 1
@@ -156,8 +160,17 @@ def solve_python(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution
             return mine - theirs + rest
         if mine - theirs - rest >= beta:
             return mine - theirs - rest
-        key = (pos << 1) | side
-        lo, hi = tt.get(key, (-inf, inf))
+        # the pits from the mover's side: the rest of the game's margin depends on them alone,
+        # so the table holds bounds on it, good for any split of the stores and either side
+        if side == 0:
+            key = pos & all_pits
+        else:
+            key = ((pos >> theirs_at) & my_pits) | ((pos & my_pits) << theirs_at)
+        here = mine - theirs
+        lo, hi = -inf, inf
+        if key in tt:
+            rest_lo, rest_hi = tt[key]
+            lo, hi = max(-inf, rest_lo + here), min(inf, rest_hi + here)
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -174,11 +187,12 @@ def solve_python(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution
                 if best >= bb:
                     break
         if best <= a:
-            tt[key] = (lo, min(hi, best))
+            hi = min(hi, best)
         elif best >= bb:
-            tt[key] = (max(lo, best), hi)
+            lo = max(lo, best)
         else:
-            tt[key] = (best, best)
+            lo = hi = best
+        tt[key] = (lo - here, hi - here)
         return best
 
     def mtdf(pos: int, side: int, guess: int) -> int:

@@ -5,21 +5,28 @@ moves and the same node count.
 MTD(f) from 0 over a fail-soft alpha-beta on the final margin (the mover's store minus the
 other's), a futility cut from the seeds still in the pits, children ordered as the Python
 solver sorts them -- extra turns first, then the largest store gain, then the successor's
-packed position, side and pit (the tuple order of ``solve_python``'s sort) -- and a
-transposition table of bounds that keeps every entry, as the Python dict does.
+absolute board (the Python solver's packed int, compared field by field from North's store
+down), side and pit (the tuple order of ``solve_python``'s sort) -- and a transposition table
+of bounds that keeps every entry, as the Python dict does.
+
+The table is keyed on the pits alone, seen from the mover (mine, then theirs), and holds bounds
+on the rest of the game's margin (the final margin less the mover's store lead now): what is
+still to come depends on the pits and not on the stores, so one entry serves every split of
+the stores and either side to move (a position and its mirror). A bound read at another store
+lead is still true, so the value stays exact; this finds 1.5-3 times fewer nodes than a table
+of whole boards from 20 seeds in the pits on (benchmarks/bench_kalah_solver.py).
 
 The alpha-beta is a loop over an explicit stack of frames, one a ply (numba's cached recursive
 functions crash when loaded from the cache, and a loop may swap its table for a larger one in
 the middle of a search). The table is open addressing over one int64 array, a row per entry:
-``used, lo, hi, side, hash``, then the absolute board packed exactly into ``words`` int64 words
-(base ``total + 1`` digits, North's store first, as many as fit in 62 bits a word: comparing
-the words compares the Python solver's packed ints), so two positions never share an entry.
-When it is half full it doubles and every entry moves over: nothing is evicted until it has
-``control[C_ROWS]`` rows; from then on a new entry replaces the one in its home row (the value
-stays exact: every entry is a true bound; the node count may then exceed the Python solver's,
-whose dict keeps everything). When a game goes deeper than the frames, the search stops and
-says so (``DEEP``); the caller starts it again with twice the plies (the search is then the
-very same, node for node).
+``used, lo, hi, hash``, then the mover's pits packed exactly into ``words`` int64 words (base
+``total + 1`` digits, as many as fit in 62 bits a word), so two sets of pits never share an
+entry. When it is half full it doubles and every entry moves over: nothing is evicted until it
+has ``control[C_ROWS]`` rows; from then on a new entry replaces the one in its home row (the
+value stays exact: every entry is a true bound; the node count may then exceed the Python
+solver's, whose dict keeps everything). When a game goes deeper than the frames, the search
+stops and says so (``DEEP``); the caller starts it again with twice the plies (the search is
+then the very same, node for node).
 
 ``control`` (int64, written by the caller, read every 4,096 nodes) also holds a node budget
 (``C_BUDGET``, 0: none; past it the search stops with ``BUDGET``) and a stop flag (``C_STOP``:
@@ -32,8 +39,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mindgames.games.kalah.kernelinfo import P_PITS, P_TOTAL
-from mindgames.games.kalah.kernels import key, sow_into
+from mindgames.games.kalah.kernelinfo import P_PITS, P_TOTAL, P_ZOBRIST
+from mindgames.games.kalah.kernels import sow_into
 
 #: outcomes of ``solve_row``
 DONE, DEEP, BUDGET, STOPPED = 0, 2, 3, 4
@@ -41,48 +48,48 @@ DONE, DEEP, BUDGET, STOPPED = 0, 2, 3, 4
 C_BUDGET, C_STOP, C_ROWS = 0, 1, 2
 #: nodes between two looks at ``control``, less one (a mask)
 CHECK_EVERY = (1 << 12) - 1
-#: the columns of a table entry before the packed board
-T_USED, T_LO, T_HI, T_SIDE, T_HASH, T_WORDS = 0, 1, 2, 3, 4, 5
+#: the columns of a table entry before the packed pits
+T_USED, T_LO, T_HI, T_HASH, T_WORDS = 0, 1, 2, 3, 4
 #: the first table's rows (it doubles when half full)
 FIRST_ROWS = 1 << 12
 
 
 @njit(cache=True)
 def words_for(params: np.ndarray) -> tuple[int, int]:
-    """(board fields a table word holds, words a board takes)."""
+    """(pits a table word holds, words the pits of a board take)."""
     base = params[P_TOTAL] + 1
     per = 0
     x = 1
     while x <= (1 << 62) // base:
         x *= base
         per += 1
-    n = 2 * params[P_PITS] + 2
+    n = 2 * params[P_PITS]
     return per, (n + per - 1) // per
 
 
 @njit(cache=True)
-def pack(params: np.ndarray, row: np.ndarray, per: int, out: np.ndarray) -> None:
-    """The absolute board of ``row`` packed into ``out`` (module docstring): field ``2m + 1``
-    (North's store) is the first digit of word 0, so the words compare as the packed ints."""
+def pack(params: np.ndarray, row: np.ndarray, per: int, out: np.ndarray) -> int:
+    """The pits of ``row`` from the mover's side (mine, then theirs: the Python solver's key)
+    packed into ``out``, base ``total + 1`` digits; their Zobrist hash, returned."""
     m = params[P_PITS]
-    n = 2 * m + 2
     base = params[P_TOTAL] + 1
-    turn = (m + 1) * (row[n] & 1)
     for w in range(out.shape[0]):
         out[w] = 0
-    for i in range(n):
-        f = n - 1 - i
-        out[i // per] = out[i // per] * base + row[(f + turn) % n]
+    h = 0
+    for i in range(2 * m):
+        col = i if i < m else i + 1
+        out[i // per] = out[i // per] * base + row[col]
+        h ^= params[P_ZOBRIST + col * base + row[col]]
+    return h
 
 
 @njit(cache=True)
-def find(tt: np.ndarray, h: int, side: int, words: np.ndarray) -> int:
-    """The table row of the board ``words`` with ``side`` to move (hash ``h``), or the empty
-    row where it would go."""
+def find(tt: np.ndarray, h: int, words: np.ndarray) -> int:
+    """The table row of the pits ``words`` (hash ``h``), or the empty row where it would go."""
     mask = tt.shape[0] - 1
     at = h & mask
     while tt[at, T_USED] != 0:
-        same = tt[at, T_HASH] == h and tt[at, T_SIDE] == side
+        same = tt[at, T_HASH] == h
         w = 0
         while same and w < words.shape[0]:
             same = tt[at, T_WORDS + w] == words[w]
@@ -109,27 +116,26 @@ def grown(tt: np.ndarray) -> np.ndarray:
 
 @njit(cache=True)
 def before(
-    kids: np.ndarray,
-    moves: np.ndarray,
-    gains: np.ndarray,
-    packed: np.ndarray,
-    side: int,
-    side_col: int,
-    a: int,
-    b: int,
+    kids: np.ndarray, moves: np.ndarray, gains: np.ndarray, side: int, m: int, a: int, b: int
 ) -> bool:
-    """Whether child ``a`` sorts before child ``b`` (module docstring)."""
-    extra_a = (kids[a, side_col] & 1) == side
-    extra_b = (kids[b, side_col] & 1) == side
-    if extra_a != extra_b:
-        return extra_a
+    """Whether child ``a`` sorts before child ``b`` (module docstring): their absolute boards
+    compared field by field from North's store down, as the Python solver's packed ints."""
+    n = 2 * m + 2
+    side_a = kids[a, n] & 1
+    side_b = kids[b, n] & 1
+    if (side_a == side) != (side_b == side):
+        return side_a == side
     if gains[a] != gains[b]:
         return gains[a] > gains[b]
-    for w in range(packed.shape[1]):
-        if packed[a, w] != packed[b, w]:
-            return packed[a, w] < packed[b, w]
-    if (kids[a, side_col] & 1) != (kids[b, side_col] & 1):
-        return (kids[a, side_col] & 1) < (kids[b, side_col] & 1)
+    turn_a = (m + 1) * side_a
+    turn_b = (m + 1) * side_b
+    for f in range(n - 1, -1, -1):
+        x = kids[a, (f + turn_a) % n]
+        y = kids[b, (f + turn_b) % n]
+        if x != y:
+            return x < y
+    if side_a != side_b:
+        return side_a < side_b
     return moves[a] < moves[b]
 
 
@@ -137,16 +143,13 @@ def before(
 def ordered_children(
     params: np.ndarray,
     row: np.ndarray,
-    per: int,
     kids: np.ndarray,
     moves: np.ndarray,
     gains: np.ndarray,
-    packed: np.ndarray,
     order: np.ndarray,
 ) -> int:
     """The children of ``row`` into ``kids`` (pit numbers in ``moves``, store gains in
-    ``gains``, packed boards in ``packed``) and the order to search them in ``order``; their
-    number."""
+    ``gains``) and the order to search them in ``order``; their number."""
     m = params[P_PITS]
     n = 2 * m + 2
     side = row[n] & 1
@@ -156,13 +159,12 @@ def ordered_children(
             passes = sow_into(params, row, j, kids[k])
             moves[k] = j + 1
             gains[k] = (kids[k, n - 1] if passes else kids[k, m]) - row[m]
-            pack(params, kids[k], per, packed[k])
             order[k] = k
             k += 1
     for i in range(1, k):  # insertion sort: a handful of children
         x = order[i]
         p = i - 1
-        while p >= 0 and before(kids, moves, gains, packed, side, n, x, order[p]):
+        while p >= 0 and before(kids, moves, gains, side, m, x, order[p]):
             order[p + 1] = order[p]
             p -= 1
         order[p + 1] = x
@@ -171,8 +173,8 @@ def ordered_children(
 
 # a frame's columns: the window after the table (a, bb), the entry's bounds (lo, hi), the best
 # value so far, the child being searched, the children, the side to move, the hash, whether
-# that child keeps the side, then the node's packed board
-F_A, F_B, F_LO, F_HI, F_BEST, F_NEXT, F_COUNT, F_SIDE, F_HASH, F_SAME, F_WORDS = range(11)
+# that child keeps the side, the mover's store lead, then the node's packed pits
+F_A, F_B, F_LO, F_HI, F_BEST, F_NEXT, F_COUNT, F_SIDE, F_HASH, F_SAME, F_HERE, F_WORDS = range(12)
 
 
 @njit(cache=True)
@@ -196,27 +198,24 @@ def alphabeta(
     params: np.ndarray,
     total: int,
     root: np.ndarray,
-    root_packed: np.ndarray,
     alpha: int,
     beta: int,
     kids: np.ndarray,
     moves: np.ndarray,
     gains: np.ndarray,
-    packed: np.ndarray,
     order: np.ndarray,
     frames: np.ndarray,
     tt: np.ndarray,
     stats: np.ndarray,
     control: np.ndarray,
 ) -> tuple[int, np.ndarray]:
-    """``solve_python``'s ``ab`` as a loop: the fail-soft value of ``root`` (its board packed in
-    ``root_packed``) for its mover within (alpha, beta), and the table (perhaps grown).
+    """``solve_python``'s ``ab`` as a loop: the fail-soft value of ``root`` for its mover within
+    (alpha, beta), and the table (perhaps grown).
     ``stats``: nodes, entries, outcome (not ``DONE``: the value is meaningless). Node ``d`` of the
     path is ``root`` or child ``order[d - 1, frames[d - 1, F_NEXT]]`` of ``kids[d - 1]``."""
     m = params[P_PITS]
     n = 2 * m + 2
-    per = words_for(params)[0]
-    count = root_packed.shape[0]
+    per, count = words_for(params)
     inf = total + 1
     depth = kids.shape[0]
     d = 0
@@ -224,12 +223,7 @@ def alphabeta(
     upper = beta
     while True:
         # enter node d with the window (lower, upper): a value at once, or a frame
-        if d == 0:
-            row = root
-            words = root_packed
-        else:
-            row = kids[d - 1, order[d - 1, frames[d - 1, F_NEXT]]]
-            words = packed[d - 1, order[d - 1, frames[d - 1, F_NEXT]]]
+        row = root if d == 0 else kids[d - 1, order[d - 1, frames[d - 1, F_NEXT]]]
         stats[0] += 1
         if stats[0] & CHECK_EVERY == 0:
             if control[C_STOP] != 0:
@@ -253,10 +247,14 @@ def alphabeta(
             return 0, tt
         else:
             side = row[n] & 1
-            h = key(params, row)
-            at = find(tt, h, side, words)
-            lo = tt[at, T_LO] if tt[at, T_USED] != 0 else -inf
-            hi = tt[at, T_HI] if tt[at, T_USED] != 0 else inf
+            words = frames[d, F_WORDS : F_WORDS + count]
+            h = pack(params, row, per, words)
+            at = find(tt, h, words)
+            lo = -inf
+            hi = inf
+            if tt[at, T_USED] != 0:  # bounds on the rest of the game's margin: add mine
+                lo = max(-inf, tt[at, T_LO] + here)
+                hi = min(inf, tt[at, T_HI] + here)
             if lo >= upper:
                 value = lo
             elif hi <= lower:
@@ -272,11 +270,8 @@ def alphabeta(
                 f[F_NEXT] = 0
                 f[F_SIDE] = side
                 f[F_HASH] = h
-                for w in range(count):
-                    f[F_WORDS + w] = words[w]
-                f[F_COUNT] = ordered_children(
-                    params, row, per, kids[d], moves[d], gains[d], packed[d], order[d]
-                )
+                f[F_HERE] = here
+                f[F_COUNT] = ordered_children(params, row, kids[d], moves[d], gains[d], order[d])
         if not leaf and frames[d, F_COUNT] > 0:
             lower, upper = opened(params, d, kids, order, frames)
             d += 1
@@ -301,30 +296,32 @@ def alphabeta(
             # node d is done: store its bounds (the Python solver's dict update)
             f = frames[d]
             best = f[F_BEST]
-            at = find(tt, f[F_HASH], f[F_SIDE], f[F_WORDS : F_WORDS + count])
+            words = f[F_WORDS : F_WORDS + count]
+            at = find(tt, f[F_HASH], words)
             if tt[at, T_USED] == 0:
                 if 2 * (stats[1] + 1) <= tt.shape[0]:
                     stats[1] += 1
                 elif 2 * tt.shape[0] <= control[C_ROWS]:
                     tt = grown(tt)
-                    at = find(tt, f[F_HASH], f[F_SIDE], f[F_WORDS : F_WORDS + count])
+                    at = find(tt, f[F_HASH], words)
                     stats[1] += 1
                 else:  # the largest table allowed, half full: replace the home row's entry
                     at = f[F_HASH] & (tt.shape[0] - 1)
                 tt[at, T_USED] = 1
-                tt[at, T_SIDE] = f[F_SIDE]
                 tt[at, T_HASH] = f[F_HASH]
                 for w in range(count):
-                    tt[at, T_WORDS + w] = f[F_WORDS + w]
+                    tt[at, T_WORDS + w] = words[w]
+            lo = f[F_LO]
+            hi = f[F_HI]
             if best <= f[F_A]:
-                tt[at, T_LO] = f[F_LO]
-                tt[at, T_HI] = min(f[F_HI], best)
+                hi = min(hi, best)
             elif best >= f[F_B]:
-                tt[at, T_LO] = max(f[F_LO], best)
-                tt[at, T_HI] = f[F_HI]
+                lo = max(lo, best)
             else:
-                tt[at, T_LO] = best
-                tt[at, T_HI] = best
+                lo = best
+                hi = best
+            tt[at, T_LO] = lo - f[F_HERE]  # less mine: any split of the stores (docstring)
+            tt[at, T_HI] = hi - f[F_HERE]
             value = best
         lower, upper = opened(params, d, kids, order, frames)
         d += 1
@@ -341,18 +338,15 @@ def solve_row(
     total = 0
     for f in range(n):
         total += row[f]
-    per, count = words_for(params)
+    count = words_for(params)[1]
     tt = np.zeros((FIRST_ROWS, T_WORDS + count), dtype=np.int64)
     kids = np.empty((depth, m, row.shape[0]), dtype=np.int64)
     moves = np.empty((depth, m), dtype=np.int64)
     gains = np.empty((depth, m), dtype=np.int64)
-    packed = np.empty((depth, m, count), dtype=np.int64)
     order = np.empty((depth, m), dtype=np.int64)
     frames = np.zeros((depth, F_WORDS + count), dtype=np.int64)
     stats = np.zeros(3, dtype=np.int64)
     best = np.empty(m, dtype=np.int64)
-    root_packed = np.empty(count, dtype=np.int64)
-    pack(params, row, per, root_packed)
     inf = total + 1
     lower = -inf
     upper = inf
@@ -363,13 +357,11 @@ def solve_row(
             params,
             total,
             row,
-            root_packed,
             beta - 1,
             beta,
             kids,
             moves,
             gains,
-            packed,
             order,
             frames,
             tt,
@@ -387,11 +379,8 @@ def solve_row(
     # the root's children in the search order, kept in a ply of their own (the last)
     top = np.empty((1, m, row.shape[0]), dtype=np.int64)
     top_moves = np.empty((1, m), dtype=np.int64)
-    top_packed = np.empty((1, m, count), dtype=np.int64)
     top_order = np.empty((1, m), dtype=np.int64)
-    k = ordered_children(
-        params, row, per, top[0], top_moves[0], gains[0], top_packed[0], top_order[0]
-    )
+    k = ordered_children(params, row, top[0], top_moves[0], gains[0], top_order[0])
     found = 0
     for i in range(k):
         c = top_order[0, i]
@@ -401,13 +390,11 @@ def solve_row(
                 params,
                 total,
                 child,
-                top_packed[0, c],
                 value - 1,
                 value,
                 kids,
                 moves,
                 gains,
-                packed,
                 order,
                 frames,
                 tt,
@@ -419,13 +406,11 @@ def solve_row(
                 params,
                 total,
                 child,
-                top_packed[0, c],
                 -value,
                 -value + 1,
                 kids,
                 moves,
                 gains,
-                packed,
                 order,
                 frames,
                 tt,

@@ -309,6 +309,35 @@ def test_solver_agrees_with_brute_force(pits, seeds, sample, empty_capture):
     assert len(states) >= (sample or 2)
 
 
+@pytest.mark.parametrize("empty_capture", [False, True])
+def test_the_rest_of_the_game_depends_on_the_pits_alone(empty_capture):
+    """The solver's table premise (games/kalah/solver.py): moving seeds between the stores, or
+    mirroring the board to the other side to move, changes the value by the change of the
+    mover's store lead and keeps the best moves (the independent reference and the solver)."""
+    game = Kalah(pits=3, seeds=3, empty_capture=empty_capture)
+    m = game.pits
+    states = positions(game, 60, np.random.default_rng(35 + empty_capture))
+    for state in states:
+        f, side = list(game.t.unpack(state[0])), state[1]
+        mine, theirs = (m, 2 * m + 1) if side == 0 else (2 * m + 1, m)
+        lead = f[mine] - f[theirs]
+        rest = brute_force(game, state) - lead
+        best = solve(game, state).best_moves
+        variants = []
+        for k in (-f[mine], f[theirs]):  # all of my store to theirs, or all of theirs to mine
+            g = list(f)
+            g[mine], g[theirs] = g[mine] + k, g[theirs] - k
+            variants.append((g, side))
+        variants.append((f[m + 1 :] + f[: m + 1], 1 - side))  # the mirror, the other to move
+        for g, s in variants:
+            other = (game.t.pack(g), s, 0)
+            g_mine, g_theirs = (m, 2 * m + 1) if s == 0 else (2 * m + 1, m)
+            g_lead = g[g_mine] - g[g_theirs]
+            assert brute_force(game, other) - g_lead == rest, game.position_text(other)
+            assert solve(game, other).best_moves == best, game.position_text(other)
+    assert len(states) >= 60
+
+
 def test_known_small_values():
     # Kalah(1,3): South's one move sows store, North's pit and laps into its own empty pit,
     # capturing North's 4 seeds: South wins 6-0.
