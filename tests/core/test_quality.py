@@ -202,6 +202,31 @@ def test_the_shipped_kalah_set_reads_and_its_values_are_exact():
         assert solve_moves(game, game.parse_position(item.position)) == item.values
 
 
+def test_the_shipped_whole_game_set_spreads_its_2000_positions_and_its_best_moves_are_exact():
+    """Issue 35's acceptance set (best-moves judge): candidates drawn in turn at every seed count
+    of 3-36, those whose moves are all best dropped (more of them at few seeds), and the best
+    moves of its smaller positions re-solved exactly."""
+    from pathlib import Path
+
+    from mindgames.data.solved import solve_best_moves
+
+    path = (
+        Path(__file__).parents[2] / "examples" / "quality" / "kalah64-spread-3-36-seed35-2000.jsonl"
+    )
+    game = get_registry().game("kalah:pits=6,seeds=4")
+    head, solved = read_file(path, game)
+    assert head["sampling"]["spread"] == [3, 36] and head["sampling"]["seed"] == 35
+    assert len(solved) == 2000
+    states = [game.parse_position(item.position) for item in solved]
+    counts = collections.Counter(game.pieces(state) for state in states)
+    assert set(counts) == set(range(3, 37))
+    assert max(counts.values()) <= 67 and min(counts.values()) >= 20  # 2,277 candidates / 34
+    assert min(counts[n] for n in range(20, 37)) >= 60
+    small = [(i, s) for i, s in zip(solved, states, strict=True) if game.pieces(s) <= 14]
+    for item, state in small[:: len(small) // 12][:12]:
+        assert solve_best_moves(game, state) == item.values
+
+
 def test_sigint_keeps_the_solved_positions_and_a_rerun_with_another_count_goes_on(tmp_path):
     import signal
 
