@@ -33,19 +33,20 @@ _bound: dict[tuple[str, tuple[tuple[str, str], ...]], ModuleType] = {}
 
 
 def _sources(module_name: str) -> bytes:
-    """The sources a kernel module's compiled code depends on: its own file and every loaded
-    module of its package (the kernel modules it imports)."""
+    """The sources a kernel module's compiled code may depend on: its own file and every other
+    module file of its package (the kernel modules it imports are among them).
+
+    Every file of the package, not the ones this process happens to have imported: the digest
+    must not depend on what ran before the bind (a process that had imported the package's
+    solver would otherwise name, and compile, a second copy of the same searcher)."""
     module = importlib.import_module(module_name)
     origin = getattr(module, "__file__", None)
     if origin is None:
         return module_name.encode()
-    package = module_name.rpartition(".")[0]
-    files = {origin}
-    for name, loaded in list(sys.modules.items()):
-        path = getattr(loaded, "__file__", None)
-        if path and path.endswith(".py") and name.rpartition(".")[0] == package and package:
-            files.add(path)
-    return b"".join(Path(f).read_bytes() for f in sorted(files))
+    files = {Path(origin)}
+    if "." in module_name:
+        files.update(Path(origin).parent.glob("*.py"))
+    return b"".join(f.name.encode() + f.read_bytes() for f in sorted(files))
 
 
 def bind(template: Path, bindings: Mapping[str, tuple[str, str]]) -> ModuleType:

@@ -104,3 +104,35 @@ def test_a_changed_kernel_module_binds_a_new_generated_module(tmp_path, monkeypa
     specialise._bound.clear()
     second = bind(template, {"z": ("kernel_for_bind_test", "answer")})
     assert second.__name__ != first.__name__ and second.VALUE == 2
+
+
+BOUND_NAME = """
+import sys
+if sys.argv[1] == "solver-first":
+    import mindgames.games.kalah.solver  # what `quality` and `solve` import before searching
+from mindgames.agent import build_agent
+from mindgames.plugins.searchers import alphabeta_compiled
+from mindgames.registry import get_registry
+registry = get_registry()
+game = registry.game("kalah")
+agent = build_agent(registry, game, "alphabeta:depth=2,eval=material")
+plan = alphabeta_compiled.plan(agent.searcher, game, agent.evaluator)
+print(alphabeta_compiled._kernel_module(plan).__name__)
+"""
+
+
+def test_the_bound_searcher_is_named_by_the_sources_not_by_what_the_process_imported():
+    """Two processes that imported different modules of the game's package first bind (and so
+    compile and cache) one searcher, not one each."""
+    names = set()
+    for first in ("search-first", "solver-first"):
+        done = subprocess.run(
+            [sys.executable, "-c", BOUND_NAME, first],
+            capture_output=True,
+            text=True,
+            cwd=TESTS,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        names.add(done.stdout.strip())
+    assert len(names) == 1 and names.pop().startswith("mindgames_alphabeta_kernel_")
