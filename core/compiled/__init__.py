@@ -40,32 +40,39 @@ def enabled() -> bool:
     return True
 
 
-class _NoScipy(importlib.abc.MetaPathFinder):
-    """An import finder that makes scipy look absent (see ``_import_numba``)."""
+#: what ``_import_numba`` hides from numba's import (top-level package names)
+HIDDEN = ("scipy", "yaml")
+
+
+class _Hidden(importlib.abc.MetaPathFinder):
+    """An import finder that makes the packages of ``HIDDEN`` look absent (``_import_numba``)."""
 
     def find_spec(
         self, name: str, path: object = None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        if name == "scipy" or name.startswith("scipy."):
+        if name.partition(".")[0] in HIDDEN:
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return None
 
 
 def _import_numba() -> None:
-    """Import numba and its numpy implementations without the scipy imports they would make.
+    """Import numba and its numpy implementations without the scipy and yaml imports they make.
 
     ``import numba`` imports scipy only to check its version, and loading numba's numpy
     registry (``numba.np.arraymath``, on a process's first compiled call) imports
     ``scipy.linalg`` only to learn whether BLAS exists: together about a second of every
     process's start when scipy is installed. Kernels use no BLAS, and ``np.dot`` and friends
     still import scipy themselves when a plugin's kernel uses them, so both are done with scipy
-    hidden. A process that imported scipy or numba before pays as before.
+    hidden. PyYAML (which the dask extra installs) is imported by numba's configuration only to
+    read a ``.numba_config.yaml`` in the working directory: 30 ms of every compiled process, so
+    it is hidden too, and such a file is not read (numba's environment variables still are).
+    A process that imported scipy or numba before pays as before.
     """
     if "scipy" in sys.modules or "numba.np.arraymath" in sys.modules:
         import numba
 
         return
-    blocker = _NoScipy()
+    blocker = _Hidden()
     sys.meta_path.insert(0, blocker)
     try:
         import numba
