@@ -38,6 +38,7 @@ from mindgames.game import (
     ImportsGames,
     Solvable,
     SolvesBestMoves,
+    SolvesMany,
     StateRows,
 )
 from mindgames.kernels import HasKernels, HasModelKernels
@@ -83,6 +84,7 @@ GAME_CAPABILITIES: tuple[Capability, ...] = (
     Capability("board", DrawsBoard, "a board picture and move clicks (serve)"),
     Capability("kernels", HasKernels, "the compiled path (numba kernels)"),
     Capability("solves-best-moves", SolvesBestMoves, "every best move from one solve"),
+    Capability("solves-many", SolvesMany, "a batch of positions solved for less (data solve)"),
 )
 
 #: a model's optional capabilities (the first three are also declared by name)

@@ -191,6 +191,16 @@ class Solvable(Protocol):
 
 
 @runtime_checkable
+class SolvesMany(Protocol):
+    """A game that solves a batch of positions for less than one by one (optional; Kalah:
+    one transposition table for the batch). ``data solve`` hands it each chunk of positions."""
+
+    def solve_many(self, states: Sequence[State]) -> list[int]:
+        """``Solvable.solve`` of each of ``states``, in order."""
+        ...
+
+
+@runtime_checkable
 class SolvesBestMoves(Protocol):
     """A game that finds every best move of a position in one exact solve (optional; Kalah):
     cheaper than ``Solvable.solve`` of each successor, and all that the share of optimal moves

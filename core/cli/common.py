@@ -18,6 +18,20 @@ from mindgames.game import Game, State
 SEED = click.IntRange(min=0)
 
 
+def piece_spread(text: str | None) -> tuple[int, int] | None:
+    """``--spread LO-HI``: two piece counts, 0 <= LO <= HI."""
+    if text is None:
+        return None
+    lo, sep, hi = text.partition("-")
+    try:
+        band = (int(lo), int(hi))
+    except ValueError:
+        band = None
+    if not sep or band is None or not 0 <= band[0] <= band[1]:
+        raise click.BadParameter(f"expected LO-HI with 0 <= LO <= HI, got {text!r}")
+    return band
+
+
 @contextlib.contextmanager
 def resumable(can_resume: bool = True) -> Iterator[None]:
     """Add to an ``Interrupted`` run's message the command line that resumes it."""

@@ -8,7 +8,7 @@ import re
 import click
 import numpy as np
 
-from mindgames.cli.common import SEED
+from mindgames.cli.common import SEED, piece_spread
 from mindgames.cli.progress import resumable_progress
 from mindgames.data.labelling import SQUASHES, Labeller, run_labelling
 from mindgames.data.sets import describe, merge, read_dataset, write_dataset
@@ -75,6 +75,12 @@ def _plies(text: str) -> tuple[int, int]:
     help="Only positions with at most this many pieces on the board (Kalah: seeds in the pits).",
 )
 @click.option(
+    "--spread",
+    default=None,
+    metavar="LO-HI",
+    help="Spread the positions evenly over LO to HI pieces on the board (instead of --max-pieces).",
+)
+@click.option(
     "--successors",
     is_flag=True,
     help="Add every unfinished successor of each position to its group.",
@@ -87,6 +93,7 @@ def generate_cmd(
     count: int,
     agents: str | None,
     max_pieces: int | None,
+    spread: str | None,
     successors: bool,
     seed: int,
     out: str,
@@ -116,6 +123,7 @@ def generate_cmd(
             provenance,
             max_pieces=max_pieces,
             successors=successors,
+            spread=piece_spread(spread),
         )
     write_dataset(out, made)
     click.echo(f"{len(made)} positions of {made.game} -> {out}")

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from mindgames.agent import build_agent
-from mindgames.cli.common import SEED
+from mindgames.cli.common import SEED, piece_spread
 from mindgames.cli.progress import progress, resumable_progress
 from mindgames.cli.tournament import scheduler_option, workers_option
 from mindgames.data.solved import (
@@ -121,20 +121,6 @@ def _bound(text: str) -> int | None:
     return value
 
 
-def _spread(text: str | None) -> tuple[int, int] | None:
-    """``--spread LO-HI``: two piece counts, 0 <= LO <= HI."""
-    if text is None:
-        return None
-    lo, sep, hi = text.partition("-")
-    try:
-        band = (int(lo), int(hi))
-    except ValueError:
-        band = None
-    if not sep or band is None or not 0 <= band[0] <= band[1]:
-        raise click.BadParameter(f"expected LO-HI with 0 <= LO <= HI, got {text!r}")
-    return band
-
-
 @click.command()
 @click.argument("game_spec", metavar="GAME")
 @click.option("--agent", "agents", multiple=True, metavar="SPEC", help="Agent to judge (repeat).")
@@ -190,7 +176,7 @@ def quality(
     as_json: bool,
 ) -> None:
     """Judge agents by the exact value of their moves in solved late positions of GAME."""
-    band = _spread(spread)
+    band = piece_spread(spread)
     if band is not None:
         given = click.get_current_context().get_parameter_source("max_pieces")
         if given is not click.core.ParameterSource.DEFAULT:

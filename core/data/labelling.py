@@ -11,13 +11,14 @@ Labels are values in [-1, 1] for the side to move (docs/learners.md, "Data sets"
   final store margin m for the side to move), mapped as ``tanh(m / scale)`` or, with ``linear``,
   ``clip(m / scale, -1, 1)``.
 
-Work is split into pure chunk tasks (plain data in, labels out) run on any executor through
-the pump (``executors.ordered``); a chunk's searches are one compiled call when the searcher
-can (``search_values``: alpha-beta without random choices or a clock, kernels for the game and
-the evaluator), with the values of the searches one by one. Each finished chunk, in order, is
-appended to a journal beside the output (``OUT.journal.jsonl``) and flushed, so a killed run
-resumes with ``resume=True`` and labels each position exactly once; the labelled data set is
-written atomically at the end and the journal removed.
+Work is split into pure chunk tasks (plain data in, labels out) run on any executor through the
+pump (``executors.ordered``); a chunk's searches are one compiled call when the searcher can
+(``search_values``: alpha-beta without random choices or a clock, kernels for the game and the
+evaluator), with the values of the searches one by one; a chunk's solves share one table when the
+game can (``SolvesMany``: Kalah), with the values of the solves one by one. Each finished chunk,
+in order, is appended to a journal beside the output (``OUT.journal.jsonl``) and flushed, so a
+killed run resumes with ``resume=True`` and labels each position exactly once; the labelled data
+set is written atomically at the end and the journal removed.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from mindgames.data.sets import DataSet, write_dataset
 from mindgames.errors import CapabilityError, ConfigError, DataSetError
 from mindgames.executors import ordered
 from mindgames.files import drop_torn_tail, make_directory, read_jsonl
-from mindgames.game import Solvable
+from mindgames.game import Solvable, SolvesMany
 from mindgames.registry import Registry, get_registry
 
 #: the searchers' threshold of a proven value and its winning value (plugins/searchers/stats.py)
@@ -108,11 +109,11 @@ def label_chunk(
     game, agent = _built(registry or get_registry(), spec)
     states = [game.parse_position(text) for _, text in items]
     searched = _searched(game, agent, states) if spec.kind == "search" else {}
+    solved = _solved(game, states) if spec.kind == "solve" else []
     out = []
-    for (index, _), state in zip(items, states, strict=True):
+    for k, ((index, _), state) in enumerate(zip(items, states, strict=True)):
         if spec.kind == "solve":
-            solver = require(game, Solvable, what="labeller 'solve'")
-            value = float(solver.solve(state))
+            value = solved[k]
             label = margin_label(value, spec.scale, spec.squash)
         elif game.is_terminal(state):
             value = label = float(game.returns(state)[game.to_move(state)])
@@ -125,6 +126,15 @@ def label_chunk(
             label = search_label(value)
         out.append({"index": int(index), "label": label, "value": value})
     return out
+
+
+def _solved(game: Any, states: list[Any]) -> list[float]:
+    """The exact values of ``states``: in one batch when the game solves batches for less
+    (``SolvesMany``: a chunk holds a position with its successors), else one by one."""
+    if isinstance(game, SolvesMany):
+        return [float(v) for v in game.solve_many(states)]
+    solver = require(game, Solvable, what="labeller 'solve'")
+    return [float(solver.solve(state)) for state in states]
 
 
 def _searched(game: Any, agent: Any, states: list[Any]) -> dict[int, float]:

@@ -1,13 +1,14 @@
 """Data sets from play: positions sampled from playouts, and positions of recorded games.
 
-``generate`` plays from the start with random moves, or with a mix of agents that take turns
-move by move (Layered Learning's remedy for unrepresentative random positions), and keeps one
-position per playout at a ply in [lo, hi] (optionally with at most ``max_pieces`` pieces on the
-board); playouts that end before ``lo`` are discarded and a position met before is not kept
-twice. With ``successors``, every unfinished successor of a kept position joins it in its group
-(what a 1-ply searcher compares: the children of a position). ``from_games`` turns played games
-(start, moves, result) into every position before each move, labelled by the game's result from
-the side to move.
+``generate`` plays from the start with random moves, or with a mix of agents that take turns move
+by move (Layered Learning's remedy for unrepresentative random positions), and keeps one position
+per playout at a ply in [lo, hi] (optionally with at most ``max_pieces`` pieces on the board, or
+spread evenly over a band of piece counts: position k has exactly ``lo + k mod (hi - lo + 1)``, as
+``mindgames quality --spread`` samples its judge sets); playouts that end before ``lo`` are
+discarded and a position met before is not kept twice. With ``successors``, every unfinished
+successor of a kept position joins it in its group (what a 1-ply searcher compares: the children
+of a position). ``from_games`` turns played games (start, moves, result) into every position
+before each move, labelled by the game's result from the side to move.
 """
 
 from __future__ import annotations
@@ -63,16 +64,24 @@ def generate(
     fewer: bool = False,
     successors: bool = False,
     hint: str = "ask for fewer or widen --plies",
+    spread: tuple[int, int] | None = None,
 ) -> DataSet:
     """``count`` distinct positions at plies in [lo, hi], one per playout (module docstring);
     with ``max_pieces``, only positions with at most that many pieces on the board (a game
     that counts them, ``CountsPieces``; Kalah: the seeds in the pits). When the playouts
     allowed run out first, ``fewer`` keeps the positions found (at least one) instead of
-    refusing: the first plies of a game have few distinct positions. With ``successors``,
+    refusing: the first plies of a game have few distinct positions. ``spread`` (lo, hi), instead
+    of ``max_pieces``, asks position k for exactly ``lo + k mod (hi - lo + 1)`` pieces. With
+    ``successors``,
     each is followed by its unfinished successors not met before, in its group. ``hint`` ends
     the refusal: what the caller's user can change (a learner names its own options)."""
-    if max_pieces is not None and not isinstance(game, CountsPieces):
-        raise CapabilityError(f"game {game.name!r} does not count pieces (--max-pieces)")
+    if max_pieces is not None and spread is not None:
+        raise MindgamesError("give --max-pieces or --spread, not both")
+    if (max_pieces is not None or spread is not None) and not isinstance(game, CountsPieces):
+        option = "--max-pieces" if spread is None else "--spread"
+        raise CapabilityError(f"game {game.name!r} does not count pieces ({option})")
+    if spread is not None and not 0 <= spread[0] <= spread[1]:
+        raise MindgamesError(f"--spread {spread[0]}-{spread[1]}: expected 0 <= LO <= HI")
     if not 0 <= lo <= hi:
         raise MindgamesError(f"--plies {lo}-{hi}: expected 0 <= LO <= HI")
     if count < 1:
@@ -84,19 +93,25 @@ def generate(
     seen: set[str] = set()
     tries = kept = 0
     while kept < count:
+        exact = None if spread is None else spread[0] + kept % (spread[1] - spread[0] + 1)
         if tries >= TRIES_PER_POSITION * count + 1000:
             if fewer and texts:
                 break
+            if spread is not None:
+                pieces = f" with exactly {exact} pieces"
+            else:
+                pieces = "" if max_pieces is None else f" with at most {max_pieces} pieces"
             raise MindgamesError(
-                f"found only {kept} distinct positions at plies {lo}-{hi}"
-                f"{'' if max_pieces is None else f' with at most {max_pieces} pieces'} in {tries} "
+                f"found only {kept} distinct positions at plies {lo}-{hi}{pieces} in {tries} "
                 f"playouts of {game.spec()}; {hint}"
             )
         tries += 1
         window = [
             (p, s)
             for p, s in _playout(game, hi, agents, rng)
-            if p >= lo and (max_pieces is None or _pieces(game, s) <= max_pieces)
+            if p >= lo
+            and (max_pieces is None or _pieces(game, s) <= max_pieces)
+            and (exact is None or _pieces(game, s) == exact)
         ]
         if not window:
             continue  # the playout ended before lo
@@ -127,6 +142,7 @@ def generate(
             "generator": {
                 "plies": [lo, hi],
                 "max_pieces": max_pieces,
+                **({} if spread is None else {"spread": list(spread)}),
                 "successors": successors,
                 "playouts": tries,
                 **(provenance or {}),

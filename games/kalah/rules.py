@@ -156,6 +156,13 @@ class Kalah(Game):
 
         return solve(self, state).value
 
+    def solve_many(self, states: Sequence[KalahState]) -> list[int]:
+        """``solve`` of each state with one table for them all (``SolvesMany``;
+        ``solver.solve_all``): a position's successors then cost little more than it."""
+        from mindgames.games.kalah.solver import solve_all
+
+        return [solution.value for solution in solve_all(self, states)]
+
     def solve_best(self, state: KalahState) -> tuple[int, tuple[int, ...]]:
         """The exact margin for the side to move and every pit that keeps it, from one solve
         (``SolvesBestMoves``: the best moves of ``solver.solve``, one table)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Sequence
 
 import attrs
 import numpy as np
@@ -62,6 +63,19 @@ def solve(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution:
     return solve_python(game, state, budget=budget)
 
 
+def solve_all(game: Kalah, states: Sequence[KalahState]) -> list[Solution]:
+    """Solve ``states`` in turn with one table carried from each solve to the next: the same
+    values and best moves as ``solve`` one by one, fewer nodes when the positions share
+    subtrees (a position and its successors, as ``data generate --successors`` groups them).
+    Compiled when it can, as ``solve``."""
+    from mindgames import compiled
+
+    if compiled.enabled():
+        return solve_all_compiled(game, states)
+    table: dict[int, tuple[int, int]] = {}
+    return [solve_python(game, state, table=table) for state in states]
+
+
 def solve_compiled(
     game: Kalah, state: KalahState, *, max_rows: int = MAX_ROWS, budget: int = 0
 ) -> Solution:
@@ -73,31 +87,51 @@ def solve_compiled(
     propagates. (A signal handled while the kernel's own thread returns from it would surface
     as a SystemError instead.)
     """
-    from mindgames.games.kalah.solverkernels import BUDGET, C_STOP, DEEP, solve_row
+    return _solved_in_thread(game, [state], max_rows=max_rows, budget=budget, carry=False)[0]
+
+
+def solve_all_compiled(
+    game: Kalah, states: Sequence[KalahState], *, max_rows: int = MAX_ROWS
+) -> list[Solution]:
+    """``solve_all`` compiled: one table (``solverkernels.solve_row_with``) for every state."""
+    return _solved_in_thread(game, states, max_rows=max_rows, budget=0, carry=True)
+
+
+def _solved_in_thread(
+    game: Kalah, states: Sequence[KalahState], *, max_rows: int, budget: int, carry: bool
+) -> list[Solution]:
+    """Solve ``states`` in a kernel thread (``solve_compiled``), the table carried from one to
+    the next or not."""
+    from mindgames.games.kalah.solverkernels import BUDGET, C_STOP, DEEP, new_table, solve_row_with
 
     gk = game.kernels()
-    row = gk.to_row(state)
-    depth = FIRST_DEPTH
+    rows = [gk.to_row(state) for state in states]
     control = np.array([budget, 0, max_rows], dtype=np.int64)  # node budget, not stopped
-
-    def run() -> tuple[int, int, int, np.ndarray]:
-        nonlocal depth
-        while True:
-            outcome, value, nodes, best = solve_row(gk.params, row, depth, control)
-            if outcome != DEEP:
-                return outcome, value, nodes, best
-            depth *= 2
-
-    found: list[tuple[int, int, int, np.ndarray]] = []
+    found: list[tuple[int, int, np.ndarray, float]] = []
     failed: list[BaseException] = []
+
+    def one(row: np.ndarray, tt: np.ndarray) -> tuple[int, int, int, np.ndarray, np.ndarray]:
+        depth = FIRST_DEPTH
+        while True:
+            if not carry:
+                tt = new_table(gk.params)  # each try from scratch: node for node as Python
+            outcome, value, nodes, best, tt = solve_row_with(gk.params, row, depth, control, tt)
+            if outcome != DEEP:
+                return outcome, value, nodes, best, tt
+            depth *= 2
 
     def work() -> None:
         try:
-            found.append(run())
+            tt = new_table(gk.params)
+            for row in rows:
+                began = time.perf_counter()
+                outcome, value, nodes, best, tt = one(row, tt)
+                if outcome == BUDGET:
+                    raise OverBudget(f"no value within {budget} nodes")
+                found.append((value, nodes, best, time.perf_counter() - began))
         except BaseException as error:  # handed to the waiting thread
             failed.append(error)
 
-    start = time.perf_counter()
     worker = threading.Thread(target=work, daemon=True)
     worker.start()
     try:
@@ -109,18 +143,22 @@ def solve_compiled(
         raise
     if failed:
         raise failed[0]
-    answer = found[0]
-    if answer[0] == BUDGET:
-        raise OverBudget(f"no value within {budget} nodes")
-    seconds = time.perf_counter() - start
-    _, value, nodes, best = answer
-    value = int(value)
-    south = value if state[1] == 0 else -value
-    return Solution(value, south, tuple(int(b) for b in best), int(nodes), seconds)
+    out = []
+    for state, (value, nodes, best, seconds) in zip(states, found, strict=True):
+        south = int(value) if state[1] == 0 else -int(value)
+        out.append(Solution(int(value), south, tuple(int(b) for b in best), int(nodes), seconds))
+    return out
 
 
-def solve_python(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution:
-    """Solve ``state`` exactly in pure Python (the reference); ``budget`` as in ``solve``."""
+def solve_python(
+    game: Kalah,
+    state: KalahState,
+    *,
+    budget: int = 0,
+    table: dict[int, tuple[int, int]] | None = None,
+) -> Solution:
+    """Solve ``state`` exactly in pure Python (the reference); ``budget`` as in ``solve``;
+    ``table`` a transposition table carried over from earlier solves (``solve_all``)."""
     t = game.t
     empty_capture = game.empty_capture
     b, mask, m = t.bits, t.mask, t.pits
@@ -128,7 +166,7 @@ def solve_python(game: Kalah, state: KalahState, *, budget: int = 0) -> Solution
     all_pits, stores, offsets = t.all_pits, t.store, t.offset
     shifts = t.shift
     theirs_at, my_pits = shifts[offsets[1]], t.pit_mask[0]
-    tt: dict[int, tuple[int, int]] = {}
+    tt: dict[int, tuple[int, int]] = {} if table is None else table
     nodes = 0
     inf = total + 1
 

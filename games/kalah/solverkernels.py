@@ -327,25 +327,46 @@ def alphabeta(
         d += 1
 
 
+@njit(cache=True)
+def new_table(params: np.ndarray) -> np.ndarray:
+    """An empty table for ``solve_row_with`` (it doubles when half full)."""
+    return np.zeros((FIRST_ROWS, T_WORDS + words_for(params)[1]), dtype=np.int64)
+
+
 @njit(cache=True, nogil=True)
 def solve_row(
     params: np.ndarray, row: np.ndarray, depth: int, control: np.ndarray
 ) -> tuple[int, int, int, np.ndarray]:
     """Solve ``row``: (outcome, its value for the mover, nodes, its best moves' pits in the
     order searched). ``depth`` plies of frames; ``DEEP`` asks for more (module docstring)."""
+    outcome, value, nodes, best, _ = solve_row_with(params, row, depth, control, new_table(params))
+    return outcome, value, nodes, best
+
+
+@njit(cache=True, nogil=True)
+def solve_row_with(
+    params: np.ndarray, row: np.ndarray, depth: int, control: np.ndarray, tt: np.ndarray
+) -> tuple[int, int, int, np.ndarray, np.ndarray]:
+    """``solve_row`` starting from the table ``tt`` of earlier solves, returned (perhaps grown)
+    as the last item. Every entry is a true bound on what is left of the game from its pits,
+    whatever position it was found from, so a table carried over keeps values exact and saves
+    the nodes that a position shares with the ones solved before it (its successors, above all).
+    """
     m = params[P_PITS]
     n = 2 * m + 2
     total = 0
     for f in range(n):
         total += row[f]
     count = words_for(params)[1]
-    tt = np.zeros((FIRST_ROWS, T_WORDS + count), dtype=np.int64)
     kids = np.empty((depth, m, row.shape[0]), dtype=np.int64)
     moves = np.empty((depth, m), dtype=np.int64)
     gains = np.empty((depth, m), dtype=np.int64)
     order = np.empty((depth, m), dtype=np.int64)
     frames = np.zeros((depth, F_WORDS + count), dtype=np.int64)
     stats = np.zeros(3, dtype=np.int64)
+    for r in range(tt.shape[0]):  # the entries of earlier solves count towards half full
+        if tt[r, T_USED] != 0:
+            stats[1] += 1
     best = np.empty(m, dtype=np.int64)
     inf = total + 1
     lower = -inf
@@ -369,7 +390,7 @@ def solve_row(
             control,
         )
         if stats[2] != DONE:
-            return stats[2], 0, stats[0], best[:0]
+            return stats[2], 0, stats[0], best[:0], tt
         if g < beta:
             upper = g
         else:
@@ -419,8 +440,8 @@ def solve_row(
             )
             v = -v
         if stats[2] != DONE:
-            return stats[2], 0, stats[0], best[:0]
+            return stats[2], 0, stats[0], best[:0], tt
         if v >= value:
             best[found] = top_moves[0, c]
             found += 1
-    return DONE, value, stats[0], best[:found]
+    return DONE, value, stats[0], best[:found], tt

@@ -257,6 +257,27 @@ def test_generate_keeps_only_positions_with_few_pieces(registry, tmp_path):
         generate(registry.game("tictactoe"), 0, 9, 3, np.random.default_rng(0), max_pieces=2)
 
 
+def test_generate_spreads_positions_evenly_over_a_band_of_pieces(registry, tmp_path):
+    out = tmp_path / "spread.npz"
+    args = ["data", "generate", "kalah", "--plies", "0-200", "--spread", "3-36", "--count",
+            "68", "--successors", "--seed", "3", "-o", str(out)]  # fmt: skip
+    done = CliRunner().invoke(cli, args)
+    assert done.exit_code == 0, done.output
+    game = get_registry().game("kalah")
+    data = read_dataset(out)
+    firsts = [int(np.flatnonzero(data.groups == g)[0]) for g in range(68)]
+    pieces = [game.pieces(game.parse_position(data.positions[i])) for i in firsts]
+    assert pieces == [3 + k % 34 for k in range(68)]  # every count of the band, twice, in turn
+    assert data.provenance["generator"]["spread"] == [3, 36]
+    both = [*args[:-2], "--max-pieces", "20", "-o", str(tmp_path / "x.npz")]
+    refused = CliRunner().invoke(cli, both)
+    assert refused.exit_code != 0 and "give --max-pieces or --spread, not both" in refused.output
+    with pytest.raises(CapabilityError, match="'tictactoe' does not count pieces .--spread"):
+        generate(registry.game("tictactoe"), 0, 9, 3, np.random.default_rng(0), spread=(1, 2))
+    with pytest.raises(MindgamesError, match="at plies 0-0 with exactly 47 pieces"):
+        generate(game, 0, 0, 2, np.random.default_rng(0), spread=(47, 47))
+
+
 def test_generate_with_fewer_keeps_what_the_first_plies_offer_instead_of_refusing():
     game = get_registry().game("kalah:pits=3,seeds=2")
     few = generate(game, 0, 1, 50, np.random.default_rng(0), fewer=True)

@@ -10,7 +10,13 @@ import pytest
 from mindgames.errors import TimeLimitError
 from mindgames.games.kalah import solver
 from mindgames.games.kalah.rules import Kalah, KalahState
-from mindgames.games.kalah.solver import solve, solve_compiled, solve_python
+from mindgames.games.kalah.solver import (
+    solve,
+    solve_all,
+    solve_all_compiled,
+    solve_compiled,
+    solve_python,
+)
 from mindgames.interrupts import time_limit
 
 
@@ -121,7 +127,7 @@ def test_a_kernel_error_in_the_solving_thread_reaches_the_caller(monkeypatch):
     def broken(*args: object) -> None:
         raise RuntimeError("broken kernel")
 
-    monkeypatch.setattr(solverkernels, "solve_row", broken)
+    monkeypatch.setattr(solverkernels, "solve_row_with", broken)
     with pytest.raises(RuntimeError, match="broken kernel"):
         solve_compiled(Kalah(pits=2, seeds=2), Kalah(pits=2, seeds=2).initial_state())
 
@@ -133,6 +139,39 @@ def test_a_capped_table_replaces_entries_and_keeps_the_value():
         got = solve_compiled(game, state, max_rows=1 << 6)
         assert (got.value, got.best_moves) == (want.value, want.best_moves)
         assert got.nodes >= want.nodes
+
+
+def positions_with_successors(game: Kalah, seed: int, count: int) -> list[KalahState]:
+    """Positions from the whole game, each followed by its unfinished successors (the groups
+    of ``data generate --successors``)."""
+    out = []
+    for k, state in enumerate(late_positions(game, seed, count, 4 * game.pits)):
+        kids = [child for _, child in game.children(state) if not game.is_terminal(child)]
+        out += [state, *kids] if k % 2 else [*kids, state]  # the parent first and last
+    return out
+
+
+@pytest.mark.parametrize("forced", ["0", "1"])
+def test_one_table_carried_across_solves_keeps_every_value_and_saves_nodes(monkeypatch, forced):
+    monkeypatch.setenv("MINDGAMES_PYTHON_PATH", forced)
+    for game in (Kalah(pits=4, seeds=3), Kalah(pits=5, seeds=3, empty_capture=True)):
+        states = positions_with_successors(game, 11, 8)
+        alone = [solve(game, state) for state in states]
+        carried = solve_all(game, states)
+        assert [(s.value, s.best_moves) for s in carried] == [
+            (s.value, s.best_moves) for s in alone
+        ]
+        assert sum(s.nodes for s in carried) < sum(s.nodes for s in alone)
+        assert game.solve_many(states) == [s.value for s in alone]
+
+
+def test_a_carried_table_at_its_cap_keeps_every_value():
+    game = Kalah(pits=4, seeds=3)
+    states = positions_with_successors(game, 5, 6)
+    got = solve_all_compiled(game, states, max_rows=1 << 6)
+    assert [(s.value, s.best_moves) for s in got] == [
+        (s.value, s.best_moves) for s in map(lambda state: solve_python(game, state), states)
+    ]
 
 
 def test_a_time_limit_stops_a_compiled_solve():
