@@ -162,6 +162,32 @@ def test_the_kalah_example_trains_on_its_documented_data(tmp_path, monkeypatch):
     assert len(done.result.history) == 5
 
 
+def test_the_whole_game_kalah_example_trains_on_its_documented_data(tmp_path, monkeypatch):
+    """The commands of examples/training/kalah-supervised-whole.toml, shrunk: two data sets
+    spread over a band of seeds in the pits, solved with a carried table, then trained."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "training"
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for seed in (41, 42):
+        for args in (
+            ["data", "generate", "kalah", "--plies", "0-200", "--spread", "3-14", "--successors",
+             "--count", "12", "--seed", str(seed), "-o", f"runs/kalah-spread{seed}.npz"],
+            ["data", "solve", f"runs/kalah-spread{seed}.npz", "--squash", "linear", "--scale",
+             "48", "--workers", "1", "-o", f"runs/kalah-spread{seed}-solved.npz"],
+        ):  # fmt: skip
+            result = runner.invoke(cli, args)
+            assert result.exit_code == 0, result.output
+    solved = read_dataset("runs/kalah-spread41-solved.npz")
+    assert solved.labels is not None and len(np.unique(solved.groups)) == 12
+    assert np.allclose(solved.labels * 48, np.rint(solved.labels * 48))  # exact margins / 48
+    text = (example / "kalah-supervised-whole.toml").read_text(encoding="utf-8")
+    assert "\nepochs = 300\n" in text
+    (tmp_path / "k.toml").write_text(text.replace("\nepochs = 300\n", "\nepochs = 5\n"))
+    done = run(tmp_path / "k.toml", out=tmp_path / "runs" / "k")
+    assert len(done.result.history) == 5
+    assert (tmp_path / "runs" / "k" / "model.npz").exists()
+
+
 def test_pdn_files_are_read_directly_and_match_pdn_extract(tmp_path, extracted):
     learner = SupervisedLearner(data=[str(GAMES)])
     direct = learner.load(get_registry().game("checkers"))
