@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 from pathlib import Path
 
 import numpy as np
-from perft_common import write_report
+from perft_common import write_result
 
 from mindgames.data.playouts import generate
 from mindgames.games.kalah.rules import Kalah
@@ -76,17 +75,9 @@ def main() -> None:
         "table_a_position_cpu_seconds": round(alone_cpu, 2),
         "table_a_chunk_cpu_seconds": round(carried_cpu, 2),
         "ratio": round(alone_cpu / carried_cpu, 2),
-        "load_before": [round(x, 2) for x in load_before],
-        "load_after": [round(x, 2) for x in os.getloadavg()],
     }
-    print(result)
-    report = {
-        "benchmark": "data solve of Kalah(6,4) positions with successors: one table a chunk",
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "results": result,
-    }
-    write_report(args.out, report)
+    benchmark = "data solve of Kalah(6,4) positions with successors: one table a chunk"
+    write_result(args.out, benchmark, result, load_before)
 
 
 if __name__ == "__main__":

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from perft_common import write_report
+from perft_common import write_result
 
 from mindgames.data.labelling import Labeller, label_chunk
 from mindgames.data.playouts import generate
@@ -74,17 +73,9 @@ def main() -> None:
         "compiled_cpu_seconds": round(c_time, 3),
         "python_cpu_seconds": round(p_time, 3),
         "ratio_to_python": round(p_time / c_time, 1),
-        "load_before": [round(x, 2) for x in load_before],
-        "load_after": [round(x, 2) for x in os.getloadavg()],
     }
-    print(result)
-    report = {
-        "benchmark": "data solve of late Kalah(6,4) positions: compiled against Python solver",
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "results": result,
-    }
-    write_report(args.out, report)
+    benchmark = "data solve of late Kalah(6,4) positions: compiled against Python solver"
+    write_result(args.out, benchmark, result, load_before)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import platform
 import statistics
 import time
 from collections.abc import Callable
@@ -114,3 +116,21 @@ def write_report(path: str, report: dict[str, Any]) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {out}")
+
+
+def write_result(path: str, benchmark: str, result: dict[str, Any], load_before: Any) -> None:
+    """Print ``result`` with the load averages before and now, and write it as ``benchmark``'s
+    report (with the Python version and machine) to ``path``."""
+    result = {
+        **result,
+        "load_before": [round(x, 2) for x in load_before],
+        "load_after": [round(x, 2) for x in os.getloadavg()],
+    }
+    print(result)
+    report = {
+        "benchmark": benchmark,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "results": result,
+    }
+    write_report(path, report)
