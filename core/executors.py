@@ -8,7 +8,8 @@
 * ``workers > 1``: a ``ProcessPoolExecutor`` on the ``spawn`` start method -- workers start
   clean (no forked threads or locks) and load plugins through their entry points;
 * ``scheduler="local"``: a Dask ``LocalCluster`` of ``workers`` single-threaded processes;
-  ``scheduler="tcp://host:port"``: an existing Dask scheduler. Dask is imported only here.
+  ``scheduler="tcp://host:port"``: an existing Dask scheduler. Dask is imported only here. An
+  address that refuses the connection is refused at once (Dask would retry it for 10 s).
 
 Pool workers die with their parent: each ignores SIGINT (the parent handles Ctrl-C and stops
 them) and watches its parent from a thread, exiting when the parent is gone (even after
@@ -31,6 +32,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -144,6 +146,21 @@ def open_executor(workers: int | None = None, scheduler: str | None = None) -> I
     pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _refuse_refused(scheduler: str) -> None:
+    """One clear error at once when a ``tcp://host:port`` scheduler refuses the connection (no
+    process listens there); anything else, a timeout or a name that does not resolve, is left
+    to Dask's own connect and its timeout."""
+    host, sep, port = scheduler.removeprefix("tcp://").rpartition(":")
+    if not scheduler.startswith("tcp://") or not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=2).close()
+    except ConnectionRefusedError as exc:
+        raise MindgamesError(f"scheduler {scheduler}: cannot connect: {exc}") from None
+    except OSError:
+        return
+
+
 @contextlib.contextmanager
 def _dask_executor(workers: int, scheduler: str) -> Iterator[Executor]:
     try:
@@ -168,6 +185,7 @@ def _dask_executor(workers: int, scheduler: str) -> Iterator[Executor]:
                 f"scheduler {scheduler!r}: expected 'local' or an address like tcp://host:8786"
             )
         cluster = None
+        _refuse_refused(scheduler)
         try:
             client = Client(scheduler, timeout="10s")
         except OSError as exc:

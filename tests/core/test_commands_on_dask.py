@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from mindgames.cli.main import cli
 from mindgames.data.sets import read_dataset
+from mindgames.errors import MindgamesError
 from mindgames.training import run
 
 GAME = "kalah:pits=3,seeds=3"
@@ -81,3 +82,15 @@ def test_an_unreachable_scheduler_is_one_line_naming_it(tmp_path):
     assert done.exit_code == 2
     assert done.output.count("\n") == 1
     assert "scheduler tcp://127.0.0.1:9: cannot connect" in done.output
+    assert "refused" in done.output  # said at once, not after Dask's 10 s of retries
+
+
+def test_only_a_refused_tcp_connection_is_refused_before_dask_connects(dask_cluster):
+    """A scheduler that listens, or an address that is not tcp://host:port, goes on to Dask's
+    own connect (and its timeout)."""
+    from mindgames.executors import _refuse_refused
+
+    _refuse_refused(dask_cluster)  # listening: no error
+    _refuse_refused("inproc://abc")
+    with pytest.raises(MindgamesError, match="cannot connect: .*refused"):
+        _refuse_refused("tcp://127.0.0.1:9")
