@@ -54,7 +54,7 @@ def test_a_search_whose_client_hangs_up_is_stopped_and_its_thread_comes_back():
 
 
 def test_a_request_beyond_the_pool_gets_503_at_once_and_a_greedy_reply_still_comes():
-    with running("--threads", "1", "--max-time", "30", "--max-nodes", "100000000") as server:
+    with running("--threads", "1", "--max-time", "5", "--max-nodes", "100000000") as server:
         import threading
 
         busy = threading.Thread(target=wait_until_free, args=(server, CHECKERS_DEEP))
