@@ -9,7 +9,9 @@ stores and either side to move. ``solve_python`` searches the packed ints of ``r
 kernels' rows (games/kalah/solverkernels.py), and stays interruptible by signals (``--time``,
 Ctrl-C) however long it runs. ``solve`` takes the compiled one when the compiled path is
 enabled (``mindgames.compiled.enabled``: numba imports and the environment variable
-``MINDGAMES_PYTHON_PATH`` is unset, empty or ``0``).
+``MINDGAMES_PYTHON_PATH`` is unset, empty or ``0``). ``solve_all`` solves a batch with one
+table carried from solve to solve (every entry is a true bound on what is left of the game from
+its pits, whichever position it was found from): ``data solve``'s chunks (``Kalah.solve_many``).
 """
 
 from __future__ import annotations
