@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import numpy as np
@@ -112,22 +113,29 @@ def _solved_in_thread(
     found: list[tuple[int, int, np.ndarray, float]] = []
     failed: list[BaseException] = []
 
-    def one(row: np.ndarray, tt: np.ndarray) -> tuple[int, int, int, np.ndarray, np.ndarray]:
+    def one(row: np.ndarray, tt: np.ndarray, entries: int) -> tuple[Any, ...]:
+        """Solve ``row`` from ``tt`` (holding ``entries``); a try that runs out of frames starts
+        again with twice the plies, from a fresh table unless it is carried (then node for node
+        as Python)."""
         depth = FIRST_DEPTH
         while True:
-            if not carry:
-                tt = new_table(gk.params)  # each try from scratch: node for node as Python
-            outcome, value, nodes, best, tt = solve_row_with(gk.params, row, depth, control, tt)
+            outcome, value, nodes, best, tt, entries = solve_row_with(
+                gk.params, row, depth, control, tt, entries
+            )
             if outcome != DEEP:
-                return outcome, value, nodes, best, tt
+                return outcome, value, nodes, best, tt, entries
             depth *= 2
+            if not carry:
+                tt, entries = new_table(gk.params), 0
 
     def work() -> None:
         try:
-            tt = new_table(gk.params)
-            for row in rows:
+            tt, entries = new_table(gk.params), 0
+            for k, row in enumerate(rows):
+                if k and not carry:
+                    tt, entries = new_table(gk.params), 0
                 began = time.perf_counter()
-                outcome, value, nodes, best, tt = one(row, tt)
+                outcome, value, nodes, best, tt, entries = one(row, tt, entries)
                 if outcome == BUDGET:
                     raise OverBudget(f"no value within {budget} nodes")
                 found.append((value, nodes, best, time.perf_counter() - began))

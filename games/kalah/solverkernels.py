@@ -339,18 +339,26 @@ def solve_row(
 ) -> tuple[int, int, int, np.ndarray]:
     """Solve ``row``: (outcome, its value for the mover, nodes, its best moves' pits in the
     order searched). ``depth`` plies of frames; ``DEEP`` asks for more (module docstring)."""
-    outcome, value, nodes, best, _ = solve_row_with(params, row, depth, control, new_table(params))
+    table = new_table(params)
+    outcome, value, nodes, best, _, _ = solve_row_with(params, row, depth, control, table, 0)
     return outcome, value, nodes, best
 
 
 @njit(cache=True, nogil=True)
 def solve_row_with(
-    params: np.ndarray, row: np.ndarray, depth: int, control: np.ndarray, tt: np.ndarray
-) -> tuple[int, int, int, np.ndarray, np.ndarray]:
-    """``solve_row`` starting from the table ``tt`` of earlier solves, returned (perhaps grown)
-    as the last item. Every entry is a true bound on what is left of the game from its pits,
-    whatever position it was found from, so a table carried over keeps values exact and saves
-    the nodes that a position shares with the ones solved before it (its successors, above all).
+    params: np.ndarray,
+    row: np.ndarray,
+    depth: int,
+    control: np.ndarray,
+    tt: np.ndarray,
+    entries: int,
+) -> tuple[int, int, int, np.ndarray, np.ndarray, int]:
+    """``solve_row`` starting from the table ``tt`` of earlier solves holding ``entries``
+    entries (they count towards half full, or a later solve would fill the table and probe for
+    ever); the table (perhaps grown) and its entries are the last two items. Every entry is a
+    true bound on what is left of the game from its pits, whatever position it was found from,
+    so a table carried over keeps values exact and saves the nodes that a position shares with
+    the ones solved before it (its successors, above all).
     """
     m = params[P_PITS]
     n = 2 * m + 2
@@ -364,9 +372,7 @@ def solve_row_with(
     order = np.empty((depth, m), dtype=np.int64)
     frames = np.zeros((depth, F_WORDS + count), dtype=np.int64)
     stats = np.zeros(3, dtype=np.int64)
-    for r in range(tt.shape[0]):  # the entries of earlier solves count towards half full
-        if tt[r, T_USED] != 0:
-            stats[1] += 1
+    stats[1] = entries
     best = np.empty(m, dtype=np.int64)
     inf = total + 1
     lower = -inf
@@ -390,7 +396,7 @@ def solve_row_with(
             control,
         )
         if stats[2] != DONE:
-            return stats[2], 0, stats[0], best[:0], tt
+            return stats[2], 0, stats[0], best[:0], tt, stats[1]
         if g < beta:
             upper = g
         else:
@@ -440,8 +446,8 @@ def solve_row_with(
             )
             v = -v
         if stats[2] != DONE:
-            return stats[2], 0, stats[0], best[:0], tt
+            return stats[2], 0, stats[0], best[:0], tt, stats[1]
         if v >= value:
             best[found] = top_moves[0, c]
             found += 1
-    return DONE, value, stats[0], best[:found], tt
+    return DONE, value, stats[0], best[:found], tt, stats[1]
