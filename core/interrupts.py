@@ -34,6 +34,8 @@ def stop_requested() -> bool:
 
     A learner asks this before deciding to checkpoint; a True answer is remembered
     (``acknowledged``), so the run stops right after that checkpoint (``training.reporting``).
+    Ask it first (``stop_requested() or due``): behind a checkpoint that is due anyway it would
+    not be asked, and the run would go on one more row and stop before that row's checkpoint.
     """
     if _received:
         _seen[:] = [True]

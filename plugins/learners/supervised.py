@@ -137,7 +137,7 @@ class SupervisedLearner(Learner):
             history.append(row)
             every = self.checkpoint_every
             with reporting(row, progress):
-                if fit.done or (every and fit.epoch % every == 0) or stop_requested():
+                if stop_requested() or fit.done or (every and fit.epoch % every == 0):
                     self._save(path, model, fit, rng, history)
         fit.finish()
         return TrainingResult(evaluator, tuple(history))

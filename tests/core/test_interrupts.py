@@ -35,10 +35,15 @@ def games_column(history):
     return [row["games"] for row in read_jsonl(history)]
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_stops_training_with_a_checkpoint_and_the_resume_command(sig, tmp_path):
+@pytest.mark.parametrize(
+    "sig, every",
+    # every=25: a checkpoint is due at every row anyway, and the signal must still stop the run
+    # right after the checkpoint of the row it arrived in (not one row later, before its own)
+    [(signal.SIGINT, 1000), (signal.SIGTERM, 1000), (signal.SIGTERM, 25)],
+)
+def test_a_signal_stops_training_with_a_checkpoint_and_the_resume_command(sig, every, tmp_path):
     config = tmp_path / "t.toml"
-    config.write_text(TRAIN.format(games=1000, every=1000), encoding="utf-8")
+    config.write_text(TRAIN.format(games=1000, every=every), encoding="utf-8")
     out = tmp_path / "run"
     proc = start("train", config, "--out", out, "--quiet")
     wait_for(lambda: lines(out / "history.jsonl") >= 2, proc)

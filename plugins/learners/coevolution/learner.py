@@ -175,7 +175,7 @@ class CoevolutionLearner(Learner):
                 every = self.checkpoint_every
                 saving = (every and done % every == 0) or done >= self.generations
                 with reporting(row, progress):
-                    if saving or stop_requested():
+                    if stop_requested() or saving:
                         best = self.individual(game, evaluator, population, 0)
                         save_snapshot(workdir, game, best, row["games"], {"learner": self.name})
                         extra = {"generation": done, "elapsed": elapsed, "openings_seed": seed}

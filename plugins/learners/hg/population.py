@@ -191,7 +191,7 @@ class Evolution(Learner):
                 row = self._generation(context, run, rng)
                 every, done = self.checkpoint_every, run.generation
                 with reporting(row, progress):
-                    if (every and done % every == 0) or done >= self.total() or stop_requested():
+                    if stop_requested() or (every and done % every == 0) or done >= self.total():
                         best = self.specimen(evaluator, run, self.best(run))
                         count = self.count(run)
                         info = {"learner": self.name}

@@ -227,7 +227,7 @@ class TDLearner(Learner):
                     as_parametric(clone.model).set_params(as_parametric(model).get_params())
                     clones += 1
                 row.update({"test": points, "cloned": copied, "clones": clones})
-            saving = crossed or played >= self.games or stop_requested()  # Ctrl-C: save, stop
+            saving = stop_requested() or crossed or played >= self.games  # Ctrl-C: save, stop
             if saving and best is not None and not stop_requested():
                 row.update(self._gate(game, evaluator, best, searcher, rng))
             seconds = time.perf_counter() - begin
