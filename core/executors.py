@@ -156,9 +156,14 @@ def _refuse_refused(scheduler: str) -> None:
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=2).close()
     except ConnectionRefusedError as exc:
-        raise MindgamesError(f"scheduler {scheduler}: cannot connect: {exc}") from None
+        raise _cannot_connect(scheduler, exc) from None
     except OSError:
         return
+
+
+def _cannot_connect(scheduler: str, exc: OSError) -> MindgamesError:
+    """The one-line error for a scheduler that could not be reached, whichever check found it."""
+    return MindgamesError(f"scheduler {scheduler}: cannot connect: {exc}")
 
 
 @contextlib.contextmanager
@@ -189,7 +194,7 @@ def _dask_executor(workers: int, scheduler: str) -> Iterator[Executor]:
         try:
             client = Client(scheduler, timeout="10s")
         except OSError as exc:
-            raise MindgamesError(f"scheduler {scheduler}: cannot connect: {exc}") from None
+            raise _cannot_connect(scheduler, exc) from None
     try:
         yield client.get_executor(pure=False)
     finally:
