@@ -57,9 +57,21 @@ def rerun_hint(kept: str | None) -> Iterator[None]:
 @click.option(
     "--depth",
     type=click.IntRange(1),
-    default=2,
-    show_default=True,
-    help="Search depth of each model's agent: alphabeta:depth=D,eval=@MODEL.",
+    default=None,
+    help="Search depth of each model's agent: alphabeta:depth=D,eval=@MODEL (default 2).",
+)
+@click.option(
+    "--search",
+    metavar="SPEC",
+    default=None,
+    help="Each model's searcher instead, eval=@MODEL added: e.g. the run's own "
+    "alphabeta:depth=4,extend_forced=true.",
+)
+@click.option(
+    "--points",
+    type=click.IntRange(2),
+    default=None,
+    help="Measure at most N models, spread evenly over the run (the first and last always).",
 )
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--max-plies", type=click.IntRange(1), default=400, show_default=True)
@@ -76,7 +88,9 @@ def curve(
     run_dir: str,
     vs: str,
     games: int,
-    depth: int,
+    depth: int | None,
+    search: str | None,
+    points: int | None,
     seed: int,
     max_plies: int,
     workers: int | None,
@@ -85,7 +99,16 @@ def curve(
     as_json: bool,
 ) -> None:
     """Play every snapshot of the training run RUN_DIR (and its model.npz) against --vs."""
-    settings = CurveSettings(vs=vs, match_games=games, depth=depth, seed=seed, max_plies=max_plies)
+    if depth is not None and search is not None:
+        raise MindgamesError("give --depth or --search, not both")
+    settings = CurveSettings(
+        vs=vs,
+        match_games=games,
+        depth=None if search is not None else depth or 2,
+        search=search,
+        seed=seed,
+        max_plies=max_plies,
+    )
     with (
         rerun_hint("the models measured so far are kept"),
         resumable_progress("curve", "points", as_json) as (on_start, on_record),
@@ -96,6 +119,7 @@ def curve(
             out=out,
             workers=workers,
             scheduler=scheduler,
+            at_most=points,
             on_start=on_start,
             on_game=on_record,
         )
@@ -104,7 +128,7 @@ def curve(
             click.echo(json.dumps(line, sort_keys=True))
         return
     star = " (* the final model)" if any(line["final"] for line in lines) else ""
-    click.echo(f"Elo of alphabeta:depth={depth} on each model against {vs}{star}")
+    click.echo(f"Elo of {settings.searcher()} on each model against {vs}{star}")
     click.echo(table(lines))
 
 

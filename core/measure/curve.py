@@ -3,8 +3,10 @@
 A run directory (``core/training.py``) holds ``snapshots/<games>.npz`` and ``model.npz``. Each of
 them plays a match of paired games (``match.match_plan``: the same openings and game seeds
 for every snapshot, so the points differ by the model alone) as
-``alphabeta:depth=D,eval=@SNAPSHOT`` against the reference, on one executor for the whole curve,
+``alphabeta:depth=D,eval=@SNAPSHOT`` (or any searcher spec with ``eval=@SNAPSHOT`` added: the
+search a run trained with, say) against the reference, on one executor for the whole curve,
 and is rated by the match report (``report.build_report``, Elo anchored on the reference).
+A long run's snapshots can be thinned to a number of points spread evenly over it.
 One JSON line per point goes to ``curve.jsonl`` as its match ends; a rerun with the same
 settings skips the points already there, so a killed curve run resumes. Core code: it never
 imports a concrete game, model or learner.
@@ -30,26 +32,32 @@ from mindgames.play.results import window
 from mindgames.play.task import play_tasks
 from mindgames.recordtypes import GameRecord
 from mindgames.registry import Registry, get_registry
-from mindgames.spec import format_spec
+from mindgames.spec import format_spec, parse_spec
 from mindgames.training import MODEL_FILE, TRAINED_FOR, read_history, snapshots
 
 CURVE_FILE = "curve.jsonl"
 #: the keys of a curve line that say how it was measured; a resume must use the same ones
-SETTINGS = ("vs", "depth", "match_games", "seed", "max_plies")
+SETTINGS = ("vs", "depth", "search", "match_games", "seed", "max_plies")
 
 
 @attrs.frozen
 class CurveSettings:
-    """How each point is measured: the reference agent, the snapshot's depth, games, seed."""
+    """How each point is measured: the reference agent, the snapshot's search (``search``, a
+    searcher spec without ``eval``, else ``alphabeta`` at ``depth``), games, seed."""
 
     vs: str
     match_games: int = 200
-    depth: int = 2
+    depth: int | None = 2
     seed: int = 0
     max_plies: int = 400
+    search: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return attrs.asdict(self)
+
+    def searcher(self) -> str:
+        """The spec each model plays with, before its ``eval=@MODEL``."""
+        return self.search or f"alphabeta:depth={self.depth}"
 
 
 @attrs.frozen
@@ -83,6 +91,17 @@ def points(directory: str | Path) -> list[Point]:
     if not found:
         raise ConfigError(f"{run}: no snapshots and no {MODEL_FILE}: not a training run")
     return found
+
+
+def spread(found: Sequence[Point], at_most: int | None) -> list[Point]:
+    """At most ``at_most`` of a run's points, evenly spaced by their order, the first and the
+    last always among them (all of them when they are that few, or ``at_most`` is None)."""
+    if at_most is None or len(found) <= at_most:
+        return list(found)
+    if at_most < 2:
+        raise ConfigError(f"--points {at_most}: at least 2 (the first model and the last)")
+    last = len(found) - 1
+    return [found[round(i * last / (at_most - 1))] for i in range(at_most)]
 
 
 def _count(row: Mapping[str, Any], unit: str) -> int | None:
@@ -132,15 +151,17 @@ def measure(
     workers: int | None = None,
     scheduler: str | None = None,
     registry: Registry | None = None,
+    at_most: int | None = None,
     on_start: Callable[[int, int], None] | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
     on_point: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play every point of the run not yet in ``out``; return all lines, fewest games first."""
+    """Play every point of the run (``at_most`` of them, ``spread``) not yet in ``out``;
+    return all lines in ``out``, fewest games first."""
     run = Path(directory)
     registry = registry or get_registry()
     out_path = Path(out) if out is not None else run / CURVE_FILE
-    todo_points = points(run)
+    todo_points = spread(points(run), at_most)
     _plan(run, todo_points[0], settings, registry)  # a bad --vs is named before any file is read
     make_directory(out_path.parent)
     with (
@@ -173,7 +194,7 @@ def measure(
                     done[line["model"]] = line
                     if on_point is not None:
                         on_point(line)
-    order = {_label(run, p): i for i, p in enumerate(todo_points)}
+    order = {_label(run, p): i for i, p in enumerate(points(run))}
     return sorted(done.values(), key=lambda line: order.get(line["model"], len(order)))
 
 
@@ -182,7 +203,12 @@ def _label(run: Path, point: Point) -> str:
 
 
 def _plan(run: Path, point: Point, settings: CurveSettings, registry: Registry) -> Any:
-    agent = format_spec("alphabeta", {"depth": settings.depth, "eval": f"@{point.path.resolve()}"})
+    spec = settings.searcher()
+    name, options = parse_spec(spec)
+    if "eval" in options:
+        raise ConfigError(f"--search {spec!r}: leave out eval (each model is the evaluator)")
+    registry.searcher(name, options, where=f"--search {spec!r}")
+    agent = format_spec(name, {**options, "eval": f"@{point.path.resolve()}"})
     return match_plan(
         registry,
         game_spec(point.path, registry),

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from itertools import pairwise
+from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mindgames.agent import build_evaluator
 from mindgames.files import read_jsonl
-from mindgames.measure.curve import points
+from mindgames.measure.curve import Point, points, spread
 from mindgames.registry import get_registry
 from mindgames.training import run, save_snapshot
 
@@ -101,8 +105,8 @@ def test_other_settings_or_a_directory_without_models_are_one_line_errors(run_di
     other = mindgames("curve", str(run_dir), "--vs", VS, "--games", "12", "--out", str(out))
     one_line_error(
         other,
-        f"{out}:1: measured with other settings (vs={VS!r}, depth=2, match_games=10, seed=0, "
-        "max_plies=400); give the same ones to resume, or another --out",
+        f"{out}:1: measured with other settings (vs={VS!r}, depth=2, search=None, "
+        "match_games=10, seed=0, max_plies=400); give the same ones to resume, or another --out",
     )
     empty = mindgames("curve", str(run_dir / "snapshots"), "--vs", VS)
     one_line_error(empty, "snapshots: no snapshots and no model.npz: not a training run")
@@ -128,3 +132,43 @@ def test_a_final_model_past_the_last_snapshot_is_its_own_starred_line(run_dir, t
     rows = out.stdout.splitlines()
     assert "(* the final model)" in out.stdout
     assert [row.split()[0] for row in rows if row.split()[:1] == ["100*"]] == ["100*"]
+
+
+@given(st.integers(1, 900), st.integers(2, 60))
+def test_spread_keeps_the_first_and_last_models_and_spaces_the_rest_evenly(count, at_most):
+    found = [Point(i, Path(f"snapshots/{i:09d}.npz"), False) for i in range(count)]
+    kept = spread(found, at_most)
+    assert len(kept) == min(count, at_most)
+    assert kept[0] is found[0] and kept[-1] is found[-1]
+    indices = [found.index(p) for p in kept]
+    assert indices == sorted(set(indices))  # in order, none twice
+    if count > at_most:  # gaps differ by at most one model
+        gaps = [b - a for a, b in pairwise(indices)]
+        assert max(gaps) - min(gaps) <= 1
+
+
+def test_points_and_search_measure_a_few_models_with_the_given_searcher(run_dir, tmp_path):
+    """``--points 2`` plays the first and the last model only; ``--search`` is each model's
+    searcher with its eval added, recorded in the lines, and a file measured so refuses the
+    default searcher (another setting), while both options at once are one line."""
+    out = tmp_path / "curve.jsonl"
+    search = "alphabeta:depth=1,ordering=false"
+    done = curve(run_dir, "--workers", "1", "--points", "2", "--search", search, "--out", out)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(text) for text in done.stdout.splitlines()]
+    models = points(run_dir)
+    assert [line["model"] for line in lines] == [
+        p.path.relative_to(run_dir).as_posix() for p in (models[0], models[-1])
+    ]
+    assert all(line["search"] == search and line["depth"] is None for line in lines)
+    table = mindgames("curve", str(run_dir), "--vs", VS, "--games", "10", "--search", search,
+                      "--out", str(out))  # fmt: skip
+    assert table.returncode == 0, table.stderr
+    assert f"Elo of {search} on each model against {VS}" in table.stdout
+    other = curve(run_dir, "--points", "2", "--out", out)
+    one_line_error(other, "measured with other settings")
+    both = curve(run_dir, "--depth", "1", "--search", search, "--out", tmp_path / "b.jsonl")
+    one_line_error(both, "give --depth or --search, not both")
+    bad = curve(run_dir, "--search", "alphabeta:depth=1,eval=material", "--out", tmp_path / "c")
+    one_line_error(bad, "leave out eval")
+    assert not (tmp_path / "b.jsonl").exists() and not (tmp_path / "c").exists()
