@@ -23,11 +23,16 @@ _INTERNAL = frozenset({"measured"})
 
 
 def explain(
-    config_path: str | Path, *, seed: int | None = None, registry: Registry | None = None
+    config_path: str | Path,
+    *,
+    seed: int | None = None,
+    registry: Registry | None = None,
+    placement: Mapping[str, Any] | None = None,
 ) -> list[tuple[str, Any, str]]:
-    """(setting, value, source) of every setting of the run ``config_path`` describes."""
+    """(setting, value, source) of every setting of the run ``config_path`` describes
+    (``placement``: the command line's ``--workers``/``--scheduler``, shown as the config's)."""
     registry = registry or get_registry()
-    config, raw = load_config(config_path)
+    config, raw = load_config(config_path, placement)
     seed = config.seed if seed is None else seed
     game, evaluator, learner, name = build(config, registry, seed, where=str(config_path))
     rows: list[tuple[str, Any, str]] = [

@@ -65,6 +65,10 @@ MODEL_FILE = "model.npz"
 SNAPSHOT_DIR = "snapshots"
 #: digits of a snapshot's file name (the games trained, zero-padded so names sort by games)
 SNAPSHOT_DIGITS = 9
+#: learner options that say where the work runs, not what it computes (processes, a Dask
+#: scheduler): a learner with them gives the same result for any values, so ``train --workers``
+#: and ``--scheduler`` set them and a resume may change them
+PLACEMENT = ("workers", "scheduler")
 
 
 @attrs.frozen
@@ -98,9 +102,16 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def load_config(path: str | Path) -> tuple[TrainingConfig, dict[str, Any]]:
-    """Read and check a training config; return it and the raw table (kept as provenance)."""
+def load_config(
+    path: str | Path, placement: Mapping[str, Any] | None = None
+) -> tuple[TrainingConfig, dict[str, Any]]:
+    """Read and check a training config, its learner's ``PLACEMENT`` options replaced by
+    ``placement``'s; return it and the raw table (kept as provenance)."""
     raw = load_toml(path)
+    if placement:
+        learner = raw.get("learner")
+        if isinstance(learner, Mapping):
+            raw["learner"] = {**learner, **placement}
     config = structure(raw, TrainingConfig, where=str(path))
     if not isinstance(config.learner.get("name"), str):
         raise ConfigError(f"{path}: learner: expected 'name = \"LEARNER\"' in the [learner] table")
@@ -118,6 +129,12 @@ def build(
     options = dict(config.learner)
     name = options.pop("name")
     with located(f"{where}: learner"):
+        cls = registry.learner_info(name).cls
+        for key in PLACEMENT:
+            if key in options and not (attrs.has(cls) and key in attrs.fields_dict(cls)):
+                raise ConfigError(
+                    f"{where}: learner {name!r} has no {key!r} option: it runs in one process"
+                )
         learner = registry.learner(name, options, where=f"{where}: learner {name!r}")
     with located(f"{where}: eval"):
         evaluator = build_evaluator(registry, game, config.eval, seed=seed)
@@ -132,20 +149,23 @@ def run(
     out: str | Path | None = None,
     resume: bool = False,
     registry: Registry | None = None,
+    placement: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
     on_plan: Callable[[tuple[str, int] | None], None] | None = None,
 ) -> TrainingRun:
-    """Train as ``config_path`` says, into ``out`` (default ``runs/<config stem>``).
+    """Train as ``config_path`` says (``placement`` as ``load_config`` takes it), into ``out``
+    (default ``runs/<config stem>``).
 
     Everything is built and checked before anything is written. The directory is locked while
     the run goes (``files.lock_run``); one that already holds a run is refused unless
     ``resume`` is set, and resuming checks that the config and seed are the ones the run
-    started with. SIGINT or SIGTERM stop the run after the learner's next history row with an
-    ``Interrupted`` error; ``--resume`` continues it from the learner's last checkpoint.
+    started with (``PLACEMENT`` aside). SIGINT or SIGTERM stop the run after the learner's next
+    history row with an ``Interrupted`` error; ``--resume`` continues it from the learner's last
+    checkpoint.
     ``on_plan`` hears the learner's ``planned()`` just before training starts (a progress bar).
     """
     registry = registry or get_registry()
-    config, raw = load_config(config_path)
+    config, raw = load_config(config_path, placement)
     seed = config.seed if seed is None else seed
     directory = Path(out) if out is not None else Path("runs") / Path(config_path).stem
     started: dict[str, Any] = {"config": raw, "seed": seed}
@@ -213,7 +233,7 @@ def _prepare(directory: Path, started: dict[str, Any], resume: bool) -> None:
             before = json.loads(saved.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError
             raise ConfigError(f"{saved}: cannot read the run's config: {exc}") from None
-        if before != json.loads(json.dumps(started)):
+        if _unplaced(before) != _unplaced(json.loads(json.dumps(started))):
             raise ConfigError(
                 f"{directory}: the run was started with another config or seed; "
                 "resume it with the same ones or train into a new --out"
@@ -223,6 +243,16 @@ def _prepare(directory: Path, started: dict[str, Any], resume: bool) -> None:
             f"{directory}: already holds a training run; use --resume to continue it "
             "or --out for a new directory"
         )
+
+
+def _unplaced(started: Mapping[str, Any]) -> Any:
+    """A run's start record without its learner's ``PLACEMENT`` options: what fixes its result."""
+    config = started.get("config")
+    if not isinstance(config, Mapping) or not isinstance(config.get("learner"), Mapping):
+        return started
+    learner = config["learner"]
+    kept = {k: v for k, v in learner.items() if k not in PLACEMENT}
+    return {**started, "config": {**config, "learner": kept}}
 
 
 @contextlib.contextmanager

@@ -9,6 +9,7 @@ import click
 
 from mindgames.cli.common import SEED, resumable
 from mindgames.cli.progress import HistoryBar
+from mindgames.limits import max_workers
 from mindgames.training import run
 
 
@@ -22,6 +23,18 @@ from mindgames.training import run
     help="Run directory (default: runs/<config name>).",
 )
 @click.option("--resume", is_flag=True, help="Continue the run in --out from its checkpoint.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, max_workers()),
+    default=None,
+    help="Processes for a learner that plays on several (default: the config's learner.workers).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run such a learner's work on a Dask cluster: tcp://host:port, or 'local'.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print each history row as a JSON line.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option(
@@ -34,6 +47,8 @@ def train(
     seed: int | None,
     out: str | None,
     resume: bool,
+    workers: int | None,
+    scheduler: str | None,
     as_json: bool,
     quiet: bool,
     explain: bool,
@@ -43,13 +58,17 @@ def train(
     On a terminal a progress bar shows the work done, its rate and the time left; --json
     prints the history rows instead (the summary line then goes to standard error).
     --explain prints each setting with its source (config, default, or measured from the
-    encoding before training) and writes nothing.
+    encoding before training) and writes nothing. --workers and --scheduler replace the
+    learner's own (co-evolution, HG/SHG, Layered Learning): they do not change the result, so a
+    run may resume with others.
     """
+    placement = {"workers": workers, "scheduler": scheduler}
+    placement = {k: v for k, v in placement.items() if v is not None}
     if explain:
         from mindgames.explain import explain as settings
         from mindgames.explain import format_rows
 
-        click.echo(format_rows(settings(config, seed=seed)))
+        click.echo(format_rows(settings(config, seed=seed, placement=placement)))
         return
     with resumable(), HistoryBar("train", quiet or as_json, resume) as bar:
 
@@ -58,7 +77,15 @@ def train(
             if as_json:
                 click.echo(json.dumps(row, sort_keys=True))
 
-        done = run(config, seed=seed, out=out, resume=resume, progress=show, on_plan=bar.plan)
+        done = run(
+            config,
+            seed=seed,
+            out=out,
+            resume=resume,
+            placement=placement,
+            progress=show,
+            on_plan=bar.plan,
+        )
     rows = len(done.result.history)
     last = done.result.history[-1] if rows else {}
     where = f"{next(iter(last))} {next(iter(last.values()))}, " if last else ""

@@ -335,3 +335,37 @@ def test_the_checkers_example_runs_shrunk_with_the_published_net(tmp_path):
     assert [games for games, _ in snapshots(done.directory)] == [0, 8]  # 4 players x 1 x 2
     (row,) = read_history(done.directory)
     assert row["mean_plies"] == 4 and 1.0 <= row["king"] <= 3.0
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_run_resumes_with_other_workers_to_the_same_population(tmp_path):
+    """Where the games run is no part of the result: a run stopped on a pool of 2 processes
+    (``train --workers 2``) resumes in this process and ends where the serial run ends; any
+    other change of the config is still refused, and a learner that has no workers says so."""
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY.replace("generations = 2", "generations = 3"), encoding="utf-8")
+    whole = run(config, out=tmp_path / "whole")
+
+    def stop_after_one(row):
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        run(config, out=tmp_path / "cut", placement={"workers": 2}, progress=stop_after_one)
+    started = json.loads((tmp_path / "cut" / "config.json").read_text(encoding="utf-8"))
+    assert started["config"]["learner"]["workers"] == 2
+    resumed = run(config, out=tmp_path / "cut", resume=True)
+    np.testing.assert_array_equal(
+        resumed.result.evaluator.model.get_params(), whole.result.evaluator.model.get_params()
+    )
+    assert untimed(read_history(tmp_path / "cut")) == untimed(read_history(tmp_path / "whole"))
+    with pytest.raises(ConfigError, match="another config or seed"):
+        run(config, out=tmp_path / "cut", resume=True, seed=4, placement={"workers": 2})
+    td = tmp_path / "td.toml"
+    td.write_text(TINY.split("[learner]")[0] + '[learner]\nname = "td"\ngames = 2\n')
+    assert cli.run("train", td, "--out", tmp_path / "td-1").returncode == 0
+    refused = cli.run("train", td, "--out", tmp_path / "td", "--workers", "2")
+    cli.one_line_error(refused, "learner 'td' has no 'workers' option: it runs in one process")
+    assert not (tmp_path / "td" / "config.json").exists()
