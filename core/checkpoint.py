@@ -15,11 +15,12 @@ Its arrays are the learner's own (weights, a population, step sizes), under thei
 
 **Resuming** (``load``) checks, in this order, each failure one line naming the file: the file
 reads; its format is this learner's and its version one this code reads; and it was written with
-the same options. The one rule for **options added after a checkpoint was written**: an option
-missing from the saved record counts as its default (also inside nested option records such as
-``fit``), so an older checkpoint resumes exactly when the run used what the new option defaults
-to -- which is the behaviour the run had before the option existed. Any other difference is
-refused. Then the random state is restored, and the learner takes its counters and arrays back.
+the same options (where the work runs aside: ``learner.PLACEMENT``). The one rule for **options
+added after a checkpoint was written**: an option missing from the saved record counts as its
+default (also inside nested option records such as ``fit``), so an older checkpoint resumes
+exactly when the run used what the new option defaults to -- which is the behaviour the run had
+before the option existed. Any other difference is refused. Then the random state is restored,
+and the learner takes its counters and arrays back.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import numpy as np
 from mindgames.config import unstructure
 from mindgames.errors import ConfigError, MindgamesError
 from mindgames.files import read_npz, write_npz
-from mindgames.learner import Learner
+from mindgames.learner import PLACEMENT, Learner
 
 #: the checkpoint's file name in a run directory
 CHECKPOINT = "checkpoint.npz"
@@ -124,9 +125,17 @@ def load(path: Path, learner: Learner, *, rng: np.random.Generator | None = None
 
 def same_options(saved: Any, learner: object) -> bool:
     """Whether options saved in a checkpoint are ``learner``'s, an option missing from them
-    counting as its default (the one rule for options added after the file was written)."""
-    current = _as_json(unstructure(learner))
-    return _with_defaults(saved, learner) == current
+    counting as its default (the one rule for options added after the file was written), and
+    where the work ran (``PLACEMENT``) left aside."""
+    current = _unplaced(_as_json(unstructure(learner)))
+    return _unplaced(_with_defaults(saved, learner)) == current
+
+
+def _unplaced(options: Any) -> Any:
+    """Options without the ``PLACEMENT`` ones (top level: they place the learner's work)."""
+    if not isinstance(options, dict):
+        return options
+    return {k: v for k, v in options.items() if k not in PLACEMENT}
 
 
 def _with_defaults(saved: Any, options: object) -> Any:

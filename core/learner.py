@@ -36,6 +36,13 @@ class TrainingResult:
     history: tuple[dict[str, Any], ...] = ()
 
 
+#: learner options that say where the work runs, not what it computes (processes, a Dask
+#: scheduler): a learner with them gives the same result for any values, so ``train --workers``
+#: and ``--scheduler`` set them, and a resume (the run's config, the checkpoint's options) may
+#: change them
+PLACEMENT = ("workers", "scheduler")
+
+
 class Learner(ABC):
     """Trains an evaluator. Subclasses are frozen attrs classes whose fields are the options.
 

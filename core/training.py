@@ -46,6 +46,7 @@ from mindgames.history import HISTORY_FILE, HistoryFile
 from mindgames.history import read_history as read_history  # run directories are read here too
 from mindgames.interrupts import acknowledged, signal_name, stop_on_signals
 from mindgames.learner import (
+    PLACEMENT,
     Learner,
     MeasuresInputs,
     Progress,
@@ -65,10 +66,6 @@ MODEL_FILE = "model.npz"
 SNAPSHOT_DIR = "snapshots"
 #: digits of a snapshot's file name (the games trained, zero-padded so names sort by games)
 SNAPSHOT_DIGITS = 9
-#: learner options that say where the work runs, not what it computes (processes, a Dask
-#: scheduler): a learner with them gives the same result for any values, so ``train --workers``
-#: and ``--scheduler`` set them and a resume may change them
-PLACEMENT = ("workers", "scheduler")
 
 
 @attrs.frozen

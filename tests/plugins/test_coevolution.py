@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from mindgames.agent import build_evaluator
 from mindgames.errors import ConfigError
+from mindgames.files import read_npz
 from mindgames.play.openings import Opening
 from mindgames.play.task import START, Player, game_between, play_task
 from mindgames.plugins.learners.coevolution import CoevolutionLearner, evolve
@@ -349,11 +350,14 @@ def test_a_run_resumes_with_other_workers_to_the_same_population(tmp_path):
     config.write_text(TINY.replace("generations = 2", "generations = 3"), encoding="utf-8")
     whole = run(config, out=tmp_path / "whole")
 
-    def stop_after_one(row):
-        raise _Stop
+    def stop_at_two(row):  # the first generation's checkpoint is written, not the second's
+        if row["generation"] == 2:
+            raise _Stop
 
     with pytest.raises(_Stop):
-        run(config, out=tmp_path / "cut", placement={"workers": 2}, progress=stop_after_one)
+        run(config, out=tmp_path / "cut", placement={"workers": 2}, progress=stop_at_two)
+    saved, _ = read_npz(tmp_path / "cut" / "checkpoint.npz", "checkpoint")
+    assert saved["generation"] == 1 and saved["options"]["workers"] == 2
     started = json.loads((tmp_path / "cut" / "config.json").read_text(encoding="utf-8"))
     assert started["config"]["learner"]["workers"] == 2
     resumed = run(config, out=tmp_path / "cut", resume=True)
