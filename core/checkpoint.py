@@ -35,7 +35,7 @@ import numpy as np
 from mindgames.config import unstructure
 from mindgames.errors import ConfigError, MindgamesError
 from mindgames.files import read_npz, write_npz
-from mindgames.learner import PLACEMENT, Learner
+from mindgames.learner import Learner, unplaced
 
 #: the checkpoint's file name in a run directory
 CHECKPOINT = "checkpoint.npz"
@@ -127,15 +127,8 @@ def same_options(saved: Any, learner: object) -> bool:
     """Whether options saved in a checkpoint are ``learner``'s, an option missing from them
     counting as its default (the one rule for options added after the file was written), and
     where the work ran (``PLACEMENT``) left aside."""
-    current = _unplaced(_as_json(unstructure(learner)))
-    return _unplaced(_with_defaults(saved, learner)) == current
-
-
-def _unplaced(options: Any) -> Any:
-    """Options without the ``PLACEMENT`` ones (top level: they place the learner's work)."""
-    if not isinstance(options, dict):
-        return options
-    return {k: v for k, v in options.items() if k not in PLACEMENT}
+    current = unplaced(_as_json(unstructure(learner)))
+    return unplaced(_with_defaults(saved, learner)) == current
 
 
 def _with_defaults(saved: Any, options: object) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -41,6 +41,13 @@ class TrainingResult:
 #: and ``--scheduler`` set them, and a resume (the run's config, the checkpoint's options) may
 #: change them
 PLACEMENT = ("workers", "scheduler")
+
+
+def unplaced(options: Any) -> Any:
+    """A learner's options without the ``PLACEMENT`` ones (anything else is returned as is)."""
+    if not isinstance(options, Mapping):
+        return options
+    return {k: v for k, v in options.items() if k not in PLACEMENT}
 
 
 class Learner(ABC):

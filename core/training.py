@@ -52,6 +52,7 @@ from mindgames.learner import (
     Progress,
     TrainingResult,
     planned_of,
+    unplaced,
 )
 from mindgames.model import Evaluator, require
 from mindgames.registry import Registry, get_registry
@@ -247,9 +248,7 @@ def _unplaced(started: Mapping[str, Any]) -> Any:
     config = started.get("config")
     if not isinstance(config, Mapping) or not isinstance(config.get("learner"), Mapping):
         return started
-    learner = config["learner"]
-    kept = {k: v for k, v in learner.items() if k not in PLACEMENT}
-    return {**started, "config": {**config, "learner": kept}}
+    return {**started, "config": {**config, "learner": unplaced(config["learner"])}}
 
 
 @contextlib.contextmanager

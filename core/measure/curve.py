@@ -161,7 +161,8 @@ def measure(
     run = Path(directory)
     registry = registry or get_registry()
     out_path = Path(out) if out is not None else run / CURVE_FILE
-    todo_points = spread(points(run), at_most)
+    every_point = points(run)
+    todo_points = spread(every_point, at_most)
     _plan(run, todo_points[0], settings, registry)  # a bad --vs is named before any file is read
     make_directory(out_path.parent)
     with (
@@ -194,7 +195,7 @@ def measure(
                     done[line["model"]] = line
                     if on_point is not None:
                         on_point(line)
-    order = {_label(run, p): i for i, p in enumerate(points(run))}
+    order = {_label(run, p): i for i, p in enumerate(every_point)}
     return sorted(done.values(), key=lambda line: order.get(line["model"], len(order)))
 
 
