@@ -178,6 +178,27 @@ def evaluate(gp, row, ev, eopts, x, mmeta, mparams):
     return m_value(mmeta, mparams, x, plies)
 
 
+@hot(inline="always")
+def leaf_key(x, plies):
+    """The key of a remembered leaf: a hash of its encoded inputs' bits and its progress. A
+    product carries bits only upwards and the usual values (0, 1, -1, 0.5 ...) differ only in
+    their top bits, so each step also folds the high half down."""
+    key = plies * -7046029254386353131
+    for i in range(x.shape[0]):
+        key = (key ^ float_bits(x[i])) * 1099511628211
+        key ^= key >> 32
+    return key
+
+
+@hot(inline="always")
+def leaf_slot(key, mask):
+    """The slot where ``leaf_key``'s ``key`` is looked for first. The key's low bits see only
+    the inputs' low mantissa bits, zero for most encodings' values (0, 1, -1, 0.5 ...), so the
+    slot takes its high bits, mixed down (as ``probe``): the low bits alone put every leaf of a
+    ply in one chain."""
+    return (key ^ (key >> 29)) * -7046029254386353131 >> 20 & mask
+
+
 @hot
 def remembered(gp, row, ev, eopts, x, mmeta, mparams, lint, lval, lx, lgen):
     """``evaluate``, its value remembered for the rest of the search (the table ``lint``,
@@ -186,12 +207,10 @@ def remembered(gp, row, ev, eopts, x, mmeta, mparams, lint, lval, lx, lgen):
     value of a model worth remembering."""
     plies = encoded(gp, row, ev, eopts, x)
     width = x.shape[0]
-    key = plies * -7046029254386353131
-    for i in range(width):
-        key = (key ^ float_bits(x[i])) * 1099511628211
+    key = leaf_key(x, plies)
     mask = lgen[MASK]
     gen = lgen[GEN]
-    slot = (key ^ (key >> 31)) & mask
+    slot = leaf_slot(key, mask)
     while lint[slot, L_STAMP] == gen:
         if lint[slot, L_KEY] == key and lint[slot, L_PLIES] == plies:
             same = True

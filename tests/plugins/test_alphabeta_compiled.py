@@ -177,3 +177,19 @@ def test_compiled_greedy_equals_python_greedy(registry, spec, monkeypatch):
         )
         assert compiled.value == pytest.approx(python.value, abs=1e-12)
         assert (python.stats.path, compiled.stats.path) == ("python", "compiled")
+
+
+def test_remembered_leaves_spread_over_the_table():
+    """Leaves of one ply whose encodings take the usual values (0, 1, -1, a king's 1.5) land in
+    many slots of the remembered-leaf table, not one chain: the key's low bits see only the
+    inputs' low mantissa bits, all zero here (a slot from them made the MLP's depth-8 search
+    three times slower with ``eval_cache`` than without)."""
+    from mindgames.plugins.searchers import alphabeta_kernel as k
+    from mindgames.plugins.searchers.alphabeta_compiled import LEAF_SLOTS
+
+    rng = np.random.default_rng(1)
+    vectors = rng.choice([0.0, 1.0, -1.0, 1.5, -1.5], size=(2_000, 32))
+    keys = {k.leaf_key(x, 30) for x in vectors}
+    slots = {k.leaf_slot(key, LEAF_SLOTS - 1) for key in keys}
+    assert len(keys) == 2_000
+    assert len(slots) > 1_200  # about 1,580 for a uniform hash; the low bits alone give 1
