@@ -12,8 +12,8 @@ variation's positions').
 
 ``random_order`` shuffles with CPython's generator ported to numba (pyrandom_kernel.py), so the
 shuffles are the Python path's; ``eval_cache`` remembers leaf values within a search as the
-Python path does, on by default for the same evaluators (``Evaluator.fast`` false: the MLP), and
-changes only the speed (``alphabeta_kernel.remembered``); ``batch`` is searched as Python
+Python path does, on by default for the larger MLPs (``REMEMBER_FROM``), and changes only the
+speed (``alphabeta_kernel.remembered``); ``batch`` is searched as Python
 searches it (the same counts), its values from the compiled model.
 """
 
@@ -143,6 +143,13 @@ def _game_kernels(game: Game) -> GameKernels | None:
     return made
 
 
+#: the model parameters from which a compiled search remembers its leaf values by default
+#: (``eval_cache`` unset): below, an MLP's value costs less than the table's hash, probes and
+#: stores (measured on checkers, stop 49: 341 and 1,741 weights 15-23% slower with the table,
+#: 2,601 even, 4,321-6,471 3-13% faster; a co-evolution search repeats about 11% of its leaves)
+REMEMBER_FROM = 2_500
+
+
 def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | None:
     """The compiled plan of a search, or None when it must take the Python path."""
     gk = _game_kernels(game)
@@ -159,8 +166,8 @@ def plan(options: AlphaBeta, game: Game, evaluator: Evaluator | None) -> Plan | 
     if encoded is None or mk is None:
         return None
     remember = options.eval_cache
-    if remember is None:  # as the Python search: when a value costs more than its look-ups
-        remember = not evaluator.fast
+    if remember is None:  # when a compiled value costs more than its remembering
+        remember = not evaluator.fast and mk.params.size >= REMEMBER_FROM
     return Plan(gk, encoded[0], encoded[1], evaluator.encoding.width, mk, bool(remember))
 
 

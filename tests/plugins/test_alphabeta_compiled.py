@@ -36,8 +36,9 @@ OPTION_SETS = [
     "depth=5,eval=material,random_order=true",
     "depth=4,eval=material,random_order=true,random_ties=true,ordering=false",
     ("depth=3", {"model": "mlp", "encoding": "cells", "hidden": [4], "seed": 3}),
-    # leaf values remembered (``eval_cache``: on by default for the MLP), with the re-searches
-    # and extensions that evaluate a leaf twice
+    # leaf values remembered (``eval_cache``: by default only for a larger MLP), with the
+    # re-searches and extensions that evaluate a leaf twice
+    ("depth=4,extend_forced=true,extension=1,eval_cache=true", {**SMALL_MLP, "seed": 3}),
     ("depth=4,extend_forced=true,extension=1", {**SMALL_MLP, "seed": 3}),
     ("depth=4,eval_cache=false", {**SMALL_MLP, "seed": 3}),
     (
@@ -193,3 +194,26 @@ def test_remembered_leaves_spread_over_the_table():
     slots = {k.leaf_slot(key, LEAF_SLOTS - 1) for key in keys}
     assert len(keys) == 2_000
     assert len(slots) > 1_200  # about 1,580 for a uniform hash; the low bits alone give 1
+
+
+@pytest.mark.parametrize(
+    ("hidden", "option", "remembered"),
+    [([4], "", False), ([300], "", True), ([4], ",eval_cache=true", True),
+     ([300], ",eval_cache=false", False)],
+)  # fmt: skip
+def test_a_compiled_search_remembers_leaves_by_default_only_for_a_large_model(
+    registry, hidden, option, remembered, monkeypatch
+):
+    """Unset, ``eval_cache`` is on for models of ``REMEMBER_FROM`` parameters or more: a small
+    MLP's compiled value costs less than its remembering."""
+    from mindgames.plugins.searchers import alphabeta_compiled
+
+    monkeypatch.setenv("MINDGAMES_PYTHON_PATH", "0")
+    game = registry.game("tictactoe")
+    table = {"model": "mlp", "encoding": "cells", "hidden": hidden, "seed": 1}
+    agent = build_agent(registry, game, {"searcher": "alphabeta", "eval": table,
+                                         **parse_spec(f"x:depth=2{option}")[1]})  # fmt: skip
+    size = agent.evaluator.model.get_params().size
+    assert (size >= alphabeta_compiled.REMEMBER_FROM) == (hidden == [300])
+    plan = alphabeta_compiled.plan(agent.searcher, game, agent.evaluator)
+    assert plan is not None and plan.remember is remembered
