@@ -770,7 +770,7 @@ def greedy(rootrow, s, values):
 
 
 #: the slots a search starts with (alphabeta_compiled.FIRST_SLOTS)
-FIRST_SLOTS = 1 << 10
+FIRST_SLOTS = 1 << 12
 
 
 @hot
