@@ -47,8 +47,12 @@ def sow_into(params: np.ndarray, row: np.ndarray, j: int, child: np.ndarray) -> 
     n = 2 * m + 2
     c = n - 1
     s = row[j]
-    q = s // c
-    r = s - q * c
+    if s < c:  # the usual sowing, less than a lap: no division
+        q = 0
+        r = s
+    else:
+        q = s // c
+        r = s - q * c
     for p in range(c):
         d = p - j
         if d <= 0:
@@ -58,7 +62,9 @@ def sow_into(params: np.ndarray, row: np.ndarray, j: int, child: np.ndarray) -> 
     child[n - 1] = row[n - 1]
     child[n] = row[n]
     child[n + 1] = row[n + 1] + 1
-    land = (j + s) % c
+    land = j + r  # (j + s) % c: j < c and r < c
+    if land >= c:
+        land -= c
     passes = land != m
     if passes and land < m and child[land] == 1:
         o = child[2 * m - land]
@@ -234,7 +240,9 @@ def sowing_effect(params: np.ndarray, row: np.ndarray, base: int, j: int) -> tup
     q = s // c
     r = s - q * c
     gain = q + (1 if m - j <= r else 0)
-    land = (j + s) % c
+    land = j + r  # (j + s) % c: j < c and r < c
+    if land >= c:
+        land -= c
     if land == m:
         return True, gain, -1
     if land < m:
