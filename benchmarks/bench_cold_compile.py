@@ -4,11 +4,10 @@ A fresh process with empty caches (``NUMBA_CACHE_DIR`` and ``XDG_CACHE_HOME`` in
 directory, so neither numba's cache nor the generated search modules exist) runs
 ``mindgames.compiled.warmup``: in turn, what the examples run compiled, each step's CPU seconds
 reported (the compile is nearly all of it): alpha-beta with ``material`` and with an MLP on
-checkers (the search template bound to the built-in games' kernels, games/kernel_families.py,
-and the evaluator kernels), give-away (the same modules: should cost nothing), ``greedy``,
-perft, Kalah's alpha-beta (the same search: nothing), ``endgame`` and perft; then TD self-play
-with a linear model on ``gac11`` (the TD template bound to the same kernels) and Kalah's with an
-MLP (nothing more). A second fresh process with the caches now warm repeats the same steps,
+checkers (the draughts kernels bound into the search, the evaluator kernels), give-away (the same
+modules: should cost nothing), ``greedy``, perft, TD self-play with a linear model on ``gac11``
+(the TD template bound to the draughts kernels); Kalah's alpha-beta, ``endgame``, perft and TD
+self-play with an MLP. A second fresh process with the caches now warm repeats the same steps,
 for the price of loading them.
 Prints JSON and writes benchmarks/results/cold_compile.json.
 

@@ -80,8 +80,8 @@ def main() -> None:
         event.install_listener("numba:compile", compiles),
         event.install_listener("numba:llvm_lock", llvm),
     ):
-        for part in warmup.steps(get_registry()).values():
-            for name, step in part:
+        for family in warmup.steps(get_registry()).values():
+            for name, step in family:
                 if not wanted or name in wanted:
                     start = time.process_time()
                     step()

@@ -84,34 +84,6 @@ class GameKernels:
     encodings: Mapping[str, int] = attrs.field(factory=dict)
     #: the module also defines ``margin`` (module docstring)
     margin: bool = False
-    #: optional: a module with the same functions that passes each call on to this module or to
-    #: other games' kernel modules, by the last entry of the params it is given: a template bound
-    #: to it is compiled once for all those games, not once each (``binding``; the built-in
-    #: games' is games/kernel_families.py, which also names the modules its digest must cover)
-    shared: str | None = None
-    #: this game's number in ``shared`` (the last entry of the params the template reads there)
-    family: int = 0
-
-
-#: ``binding``'s answers for the kernels seen lately, by id (the kernels kept and compared)
-_bindings: dict[int, tuple[GameKernels, str, np.ndarray]] = {}
-
-
-def binding(gk: GameKernels) -> tuple[str, np.ndarray]:
-    """The kernel module a compiled template is bound to for ``gk``, and the params it reads
-    there: ``shared`` with ``family`` appended to the params, or the kernels' own module and
-    params (made once per kernels object)."""
-    hit = _bindings.get(id(gk))
-    if hit is not None and hit[0] is gk:
-        return hit[1], hit[2]
-    if len(_bindings) >= 256:
-        _bindings.clear()
-    if gk.shared is None:
-        made = (gk.module, gk.params)
-    else:
-        made = (gk.shared, np.append(gk.params, gk.family).astype(np.int64))
-    _bindings[id(gk)] = (gk, *made)
-    return made
 
 
 @runtime_checkable

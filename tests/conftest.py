@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # so tests can import `support`
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """With xdist workers on the whole suite (``make test`` runs ``-n 2``), compile the built-in
-    kernels before the workers start, one part per process (``mindgames.compiled.warmup``):
+    kernels before the workers start, one family per process (``mindgames.compiled.warmup``):
     on a cold cache the workers would otherwise each compile the same kernels at once, in
     whichever test first searches. With a warm cache this costs the two processes' start (a
     few seconds). A failure here is left to the tests that use those kernels to report."""
@@ -34,11 +34,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return  # chosen tests compile only what they use
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "mindgames.compiled.warmup", part],
+            [sys.executable, "-m", "mindgames.compiled.warmup", family],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        for part in ("search", "learning")
+        for family in ("draughts", "kalah")
     ]
     for proc in procs:
         proc.wait()

@@ -38,9 +38,7 @@ def _sources(module_name: str) -> bytes:
 
     Every file of the package, not the ones this process happens to have imported: the digest
     must not depend on what ran before the bind (a process that had imported the package's
-    solver would otherwise name, and compile, a second copy of the same searcher). A module
-    that passes calls on to kernel modules of other packages names them in ``KERNEL_SOURCES``
-    (games/kernel_families.py): their sources count too."""
+    solver would otherwise name, and compile, a second copy of the same searcher)."""
     module = importlib.import_module(module_name)
     origin = getattr(module, "__file__", None)
     if origin is None:
@@ -48,8 +46,7 @@ def _sources(module_name: str) -> bytes:
     files = {Path(origin)}
     if "." in module_name:
         files.update(Path(origin).parent.glob("*.py"))
-    own = b"".join(f.name.encode() + f.read_bytes() for f in sorted(files))
-    return own + b"".join(_sources(name) for name in getattr(module, "KERNEL_SOURCES", ()))
+    return b"".join(f.name.encode() + f.read_bytes() for f in sorted(files))
 
 
 def bind(template: Path, bindings: Mapping[str, tuple[str, str]]) -> ModuleType:

@@ -1,12 +1,10 @@
 """Compile (or load from the cache) every built-in kernel set the examples use, step by step.
 
-``python -m mindgames.compiled.warmup [search] [learning]`` runs the steps of the named parts
+``python -m mindgames.compiled.warmup [draughts] [kalah]`` runs the steps of the named families
 (both by default) and prints each step's CPU seconds as JSON. benchmarks/bench_cold_compile.py
-runs it with empty caches to measure the cold compile; the test suite runs one part per
+runs it with empty caches to measure the cold compile; the test suite runs one family per
 process before its workers start (tests/conftest.py), so that two workers never compile the same
-kernels at once. The parts split by template, not by game: the built-in games share one
-compiled search and one compiled TD self-play (games/kernel_families.py). Every step checks that
-its search ran compiled, or its perft count.
+kernels at once. Every step checks that its search ran compiled, or its perft count.
 """
 
 from __future__ import annotations
@@ -66,37 +64,37 @@ GAC11 = {"model": "linear", "encoding": "gac11"}
 
 
 def steps(registry: Registry) -> dict[str, list[tuple[str, Callable[[], None]]]]:
-    """Each part's steps: a name and what it runs."""
+    """Each family's steps: a name and what it runs."""
     r = registry
     mlp = {"searcher": "alphabeta", "depth": 2, "eval": MLP_RAW32}
     return {
-        "search": [
+        "draughts": [
             ("checkers alphabeta material", lambda: _search(r, "checkers", MATERIAL)),
             ("checkers alphabeta mlp raw32", lambda: _search(r, "checkers", mlp)),
             ("giveaway alphabeta material", lambda: _search(r, "giveaway", MATERIAL)),
             ("checkers greedy material", lambda: _search(r, "checkers", "greedy:eval=material")),
             ("checkers perft", lambda: _perft(r, "checkers")),
+            ("giveaway td linear gac11", lambda: _td(r, "giveaway", GAC11, {"alpha": 0.0002})),
+        ],
+        "kalah": [
             ("kalah alphabeta material", lambda: _search(r, "kalah", MATERIAL)),
             ("kalah endgame", lambda: _search(r, "kalah", "endgame:depth=2")),
             ("kalah perft", lambda: _perft(r, "kalah")),
-        ],
-        "learning": [
-            ("giveaway td linear gac11", lambda: _td(r, "giveaway", GAC11, {"alpha": 0.0002})),
             ("kalah td mlp", lambda: _td(r, "kalah", MLP_KALAH14, {"lam": 0.8, "alpha": 0.1})),
         ],
     }
 
 
-def run(parts: list[str]) -> dict[str, float]:
-    """Run the parts' steps in turn: CPU seconds per step and in all."""
+def run(families: list[str]) -> dict[str, float]:
+    """Run the families' steps in turn: CPU seconds per step and in all."""
     table = steps(get_registry())
-    unknown = [p for p in parts if p not in table]
+    unknown = [f for f in families if f not in table]
     if unknown:
-        raise SystemExit(f"warmup: unknown part {unknown[0]!r} (known: {', '.join(table)})")
+        raise SystemExit(f"warmup: unknown family {unknown[0]!r} (known: {', '.join(table)})")
     out: dict[str, float] = {}
     begin = time.process_time()
-    for part in parts:
-        for name, step in table[part]:
+    for family in families:
+        for name, step in table[family]:
             start = time.process_time()
             step()
             out[name] = round(time.process_time() - start, 2)
@@ -105,4 +103,4 @@ def run(parts: list[str]) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(sys.argv[1:] or ["search", "learning"])))
+    print(json.dumps(run(sys.argv[1:] or ["draughts", "kalah"])))

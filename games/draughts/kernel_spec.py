@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from mindgames.games.draughts.rules import Draughts, DraughtsState
 
 MODULE = "mindgames.games.draughts.kernels"
-#: the built-in games' shared kernel module (``GameKernels.shared``)
-SHARED = "mindgames.games.kernel_families"
 #: columns before the history, and per history entry (``kernels`` module docstring)
 HEADER = 7
 ENTRY = 3
@@ -178,6 +176,4 @@ def _described(
         to_row=to_row,
         from_row=from_row,
         encodings=EncodingCodes(),
-        shared=SHARED,
-        family=0,  # kernel_families.FAMILIES
     )

@@ -37,8 +37,6 @@ if TYPE_CHECKING:  # rules imports this module
 
 #: the kernel module (``GameKernels.module``)
 MODULE = "mindgames.games.kalah.kernels"
-#: the built-in games' shared kernel module (``GameKernels.shared``)
-SHARED = "mindgames.games.kernel_families"
 
 # params: indexes of the scalars, and where the Zobrist numbers start
 P_PITS, P_SEEDS, P_EMPTY, P_TOTAL, P_WIDTH = 0, 1, 2, 3, 4
@@ -156,6 +154,4 @@ def _game_kernels(game: Kalah) -> GameKernels:
         from_row=lambda row: from_row(t, row),
         encodings=EncodingCodes(),
         margin=True,
-        shared=SHARED,
-        family=1,  # kernel_families.FAMILIES
     )

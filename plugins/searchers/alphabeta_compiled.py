@@ -30,7 +30,7 @@ import numpy as np
 
 from mindgames.errors import MindgamesError
 from mindgames.game import Encoding, Game, Move, State
-from mindgames.kernels import GameKernels, ModelKernels, binding, kernels_of, model_kernels_of
+from mindgames.kernels import GameKernels, ModelKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator
 from mindgames.plugins.searchers.common import PROVEN, TIE, make_stats, paused_gc
 from mindgames.search import SearchResult
@@ -192,8 +192,7 @@ def _kernel_module(p: Plan) -> ModuleType:
 def _bind(p: Plan) -> ModuleType:
     from mindgames.compiled.specialise import bind
 
-    game = binding(p.game)[0]  # the built-in games share one (``GameKernels.shared``)
-    bindings = {f"g_{name}": (game, name) for name in GAME_NAMES}
+    bindings = {f"g_{name}": (p.game.module, name) for name in GAME_NAMES}
     model = (p.model.module if p.model is not None else NULL_MODEL, "value")
     bindings["m_value"] = model
     bindings["shuffle"] = (SHUFFLE_MODULE, "shuffle")
@@ -285,8 +284,7 @@ class _Buffers:
 
     def arrays(self, p: Plan) -> tuple[np.ndarray, ...]:
         """The search's arrays in the order ``alphabeta_kernel.SEARCH`` names them."""
-        gp = binding(p.game)[1]  # the game's params, tagged where its kernels are shared
-        head = (gp, p.ev, p.eopts, self.x, self.mmeta, self.mparams, self.opt, self.c)
+        head = (p.game.params, p.ev, p.eopts, self.x, self.mmeta, self.mparams, self.opt, self.c)
         ply = (self.kids, self.kmoves, self.korder, self.killers, self.pvt, self.pvlen)
         tail = (self.sv, self.skind, self.mt, self.fi, self.ff, *self.leaves)
         return (*head, *self.table, *ply, *tail)

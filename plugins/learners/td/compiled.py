@@ -26,7 +26,7 @@ import attrs
 import numpy as np
 
 from mindgames.game import Game, State
-from mindgames.kernels import GameKernels, binding, kernels_of, model_kernels_of
+from mindgames.kernels import GameKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator, as_parametric
 from mindgames.plugins.learners.td.starts import Start, pick_start
 from mindgames.plugins.learners.td.update import TDUpdate, decay
@@ -125,10 +125,8 @@ def inside_depth(searcher: Searcher | None) -> int:
 def _kernel_module(gk: GameKernels) -> ModuleType:
     from mindgames.compiled.specialise import bind
 
-    game = binding(gk)[0]  # the built-in games share one (``GameKernels.shared``)
-    bindings = {f"g_{name}": (game, name) for name in GAME_NAMES}
-    # a shared module's ``margin`` passes the call on (to a game that has one: ``HasMargin``)
-    bindings["g_margin"] = (game if gk.margin or gk.shared else MARGIN_STANDIN, "margin")
+    bindings = {f"g_{name}": (gk.module, name) for name in GAME_NAMES}
+    bindings["g_margin"] = (gk.module if gk.margin else MARGIN_STANDIN, "margin")
     bindings["m_value"] = (GRAD_MODULE, "value")
     bindings["m_backward"] = (GRAD_MODULE, "backward")
     bindings["m_value_grad"] = (GRAD_MODULE, "value_grad")
@@ -252,7 +250,7 @@ def _whole_games(
     moves = np.zeros(gk.max_children, dtype=np.int64)
     size = params.size
     status = p.kernel.play(
-        binding(gk)[1], p.ev, p.eopts, p.meta, params, alpha, velocity, scales, lams, epsilons,
+        gk.params, p.ev, p.eopts, p.meta, params, alpha, velocity, scales, lams, epsilons,
         fopt, iopt, init, start_rows, draws, rng, finals, lengths, kids, moves,
         np.zeros(p.width), np.zeros(p.work), np.zeros(size), np.zeros(size), np.zeros(size),
         np.zeros_like(kids), np.zeros_like(moves), np.zeros(gk.max_children),
@@ -278,7 +276,6 @@ def _searched_games(
     from mindgames.plugins.learners.td.selfplay import rewarder, searched_move
 
     gk = p.game
-    gp = binding(gk)[1]
     assert p.searcher is not None
     params, alpha, velocity, fopt, iopt = vectors
     lams, scales, epsilons = schedule
@@ -299,7 +296,7 @@ def _searched_games(
         while plies < opts.max_plies and not game.is_terminal(state):
             row = gk.to_row(state)
             learn(
-                gp, p.ev, p.eopts, p.meta, params, step_alpha, velocity, fopt, iopt, row,
+                gk.params, p.ev, p.eopts, p.meta, params, step_alpha, velocity, fopt, iopt, row,
                 x, work, trace, grad, at,
             )  # fmt: skip
             state = searched_move(game, state, evaluator, p.searcher, rng, explore, None)
