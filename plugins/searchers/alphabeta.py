@@ -88,7 +88,7 @@ class AlphaBeta(DepthSearcher):
     every node (seeded). ``batch``: evaluate the children of a frontier node in one batch.
     ``eval_cache``: remember leaf values by state within the search; by default only for
     evaluators without the pure-Python fast path (``Evaluator.fast``), where a value costs more
-    than the look-ups.
+    than the look-ups (compiled, only for models of ``REMEMBER_FROM`` parameters or more).
     """
 
     name = "alphabeta"
