@@ -108,4 +108,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from mindgames.compiletuning import run_tuned
+
+    run_tuned(main)  # as the mindgames command and the warm-up run

@@ -41,6 +41,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
+from mindgames.compiletuning import tune
 from mindgames.errors import MindgamesError
 from mindgames.limits import at_most, max_workers
 
@@ -80,7 +81,9 @@ def _watch_parent(parent: int) -> None:
 
 
 def _start_worker(parent: int) -> None:
-    """Pool initializer: leave Ctrl-C to the parent and die with it."""
+    """Pool initializer: leave Ctrl-C to the parent and die with it; the collector and allocator
+    set for compiling as the parent's (mindgames.compiletuning)."""
+    tune()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 

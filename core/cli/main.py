@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from mindgames import __version__
+from mindgames.compiletuning import run_tuned
 from mindgames.errors import Interrupted, MindgamesError, os_message
 
 
@@ -113,5 +114,6 @@ def core_command(name: str) -> click.Command | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point."""
-    cli.main(args=argv, prog_name="mindgames")
+    """Console-script entry point, in a process tuned for numba's compiler (a cold compile is
+    about a tenth cheaper: mindgames.compiletuning)."""
+    run_tuned(lambda: cli.main(args=argv, prog_name="mindgames"))
