@@ -115,5 +115,5 @@ def core_command(name: str) -> click.Command | None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point, in a process tuned for numba's compiler (a cold compile is
-    about a tenth cheaper: mindgames.compiletuning)."""
+    about a sixth cheaper: mindgames.compiletuning)."""
     run_tuned(lambda: cli.main(args=argv, prog_name="mindgames"))
