@@ -139,3 +139,25 @@ def test_closing_the_pump_cancels_the_tasks_still_waiting():
     release.set()
     pool.shutdown(wait=True)
     assert calls == [0, 1]
+
+
+def _oscillation_faults(rounds: int) -> int:
+    """Minor page faults of a call depth going 300 frames up and down ``rounds`` times."""
+    import resource
+
+    from tests.core.test_compiletuning import _down
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(rounds):
+        _down(300)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="the frame-stack chunks are CPython 3.11's")
+def test_a_pool_task_runs_with_its_frames_in_one_chunk():
+    """A worker's first games may compile: its tasks run as the parent's command does, without
+    a chunk mapped at every crossing of a chunk's end (mindgames.compiletuning); plain, this
+    oscillation faults about 24,000 times."""
+    with open_executor(2) as pool:
+        faults = list(ordered(pool, _oscillation_faults, [(2000,), (2000,)], window=2))
+    assert max(faults) < 2000, faults
