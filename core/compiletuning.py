@@ -18,10 +18,10 @@ compile (benchmarks/README.md, "Issue 33, stop 50"):
   again. ``mallopt`` keeps up to ``KEEP`` bytes before trimming and serves blocks under it from
   the heap (glibc only; elsewhere nothing is changed).
 
-``run_tuned(fn)`` applies all three around ``fn()``: the ``mindgames`` command and the warm-up run
-under it; a process-pool worker is tuned when it starts and runs each task in one chunk
-(``executors.ordered``: 13 us a task). On another interpreter or Python 3.10 the chunk is an
-ordinary call.
+``run_tuned(fn)`` applies all three around ``fn()``: the ``mindgames`` command and the warm-up
+run under it; a process-pool worker is tuned when it starts, and a worker (a pool's or Dask's)
+runs each task in one chunk (``executors.ordered``: 13 us a task). On another interpreter or
+Python 3.10 the chunk is an ordinary call.
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ def _start_worker(parent: int) -> None:
 
 
 def _in_one_chunk(fn: Callable[..., R], *args: Any) -> R:
-    """``fn(*args)`` in a pool worker, its frames in one frame-stack chunk
+    """``fn(*args)`` in a worker (a pool's or Dask's), its frames in one frame-stack chunk
     (mindgames.compiletuning): 13 us a task, against a sixth of a cold compile."""
     return call_in_one_chunk(lambda: fn(*args))
 
@@ -240,8 +240,8 @@ def ordered(
     (``open_executor``)."""
     serial = isinstance(executor, SerialExecutor)
     extra = local if serial else ()
-    # a pool worker's first tasks may compile: their frames in one chunk, as the parent's are
-    task = (_in_one_chunk, fn) if isinstance(executor, ProcessPoolExecutor) else (fn,)
+    # a worker's first tasks may compile: their frames in one chunk, as the parent's are
+    task = (fn,) if serial else (_in_one_chunk, fn)
     limit = 1 if serial else window
     todo = iter(jobs)
     inflight: dict[Future[R], int] = {}
