@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import mindgames.plugins.searchers.alphabeta_compiled as driver  # its FIRST_SLOTS (the table)
 from mindgames.compiled.hot import allocating, float_bits, hot, stack_empty
 
 # <bind>
@@ -769,10 +770,6 @@ def greedy(rootrow, s, values):
     return n
 
 
-#: the slots a search starts with (alphabeta_compiled.FIRST_SLOTS)
-FIRST_SLOTS = 1 << 12
-
-
 @hot
 def move_of(row, n, last, budgets, s, perm, scored_v, scored_i, scored_pv, scored_len, saved,
             saved_v, saved_pv, value):  # fmt: skip
@@ -784,7 +781,7 @@ def move_of(row, n, last, budgets, s, perm, scored_v, scored_i, scored_pv, score
     c[:] = 0
     tgen[GEN] += 1  # a new generation: every slot is empty (alphabeta_compiled._table)
     tgen[COUNT] = 0
-    tgen[MASK] = FIRST_SLOTS - 1
+    tgen[MASK] = driver.FIRST_SLOTS - 1
     lgen[GEN] += 1  # and no leaf value is remembered (alphabeta_compiled._leaf_cache)
     lgen[COUNT] = 0
     p = perm[:n]
