@@ -27,7 +27,7 @@ from mindgames.hookspecs import hookimpl
 from mindgames.learner import Learner, TrainingResult
 from mindgames.model import DIFFERENTIABLE, FITTABLE, PARAMETRIC, Evaluator, Model
 from mindgames.records import EncodingInfo, GameInfo, LearnerInfo, ModelInfo, SearcherInfo
-from mindgames.search import Searcher, SearchResult, SearchStats
+from mindgames.search import Line, Searcher, SearchResult, SearchStats
 
 try:
     __version__ = version("mindgames")
@@ -48,6 +48,7 @@ __all__ = [
     "IllegalMoveError",
     "Learner",
     "LearnerInfo",
+    "Line",
     "MindgamesError",
     "Model",
     "ModelFileError",

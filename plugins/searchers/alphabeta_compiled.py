@@ -8,7 +8,7 @@ the counters and the buffers are arrays that live for the whole search (the tabl
 buffers for the thread). The node budget stops a search inside an iteration, as in Python; a
 time budget is looked at between iterations. Moves come back as child indices in generation
 order, turned into the game's moves by ``Game.children`` (the root's, then the principal
-variation's positions').
+variation's positions': only when the line is first read, ``search.Line``).
 
 ``random_order`` shuffles with CPython's generator ported to numba (pyrandom_kernel.py), so the
 shuffles are the Python path's; ``eval_cache`` remembers leaf values within a search as the
@@ -19,6 +19,7 @@ searches it (the same counts), its values from the compiled model.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from pathlib import Path
@@ -33,7 +34,7 @@ from mindgames.game import Encoding, Game, Move, State
 from mindgames.kernels import GameKernels, ModelKernels, kernels_of, model_kernels_of
 from mindgames.model import Evaluator
 from mindgames.plugins.searchers.common import PROVEN, TIE, make_stats, paused_gc
-from mindgames.search import SearchResult
+from mindgames.search import Line, SearchResult
 
 if TYPE_CHECKING:
     from mindgames.plugins.searchers.alphabeta import AlphaBeta
@@ -494,7 +495,7 @@ def search(
         assert result is not None and buffers is not None
         index, value, pv_indices = result
         c = buffers.c
-        pv = _replay(game, canon, pv_indices)
+    pv = Line(functools.partial(_replay, game, canon, pv_indices))  # made when first read
     seconds = time.perf_counter() - start
     stats = make_stats(int(c[0]), int(c[1]), reached, seconds, int(c[2]), path="compiled")
     return SearchResult(canon[index][0], value, pv, stats)
