@@ -15,8 +15,10 @@ commands ``--repeats`` times (medians of wall and CPU seconds, the children's CP
 * ``analyse``: the issue's command, compiled;
 * ``analyse, Python path``: the same with ``MINDGAMES_PYTHON_PATH=1`` (no numba at all).
 
-``analyse`` minus ``numba floor`` is what mindgames adds to a compiled process. Prints JSON and
-writes benchmarks/results/startup.json with the load average before and after.
+``analyse`` minus ``numba floor`` is what mindgames adds to a compiled process; ``analyse`` minus
+``analyse, Python path`` is what the compiled path costs a process that loads a warm cache
+(issue 33: at most 0.5 s). Prints JSON and writes benchmarks/results/startup.json with the load
+average before and after.
 
     .venv/bin/python benchmarks/bench_startup.py --repeats 9
 """
@@ -108,6 +110,9 @@ def main() -> None:
         "medians": medians,
         "analyse_minus_numba_floor_wall_s": round(
             medians["analyse"]["wall_s"] - medians["numba floor"]["wall_s"], 3
+        ),
+        "analyse_minus_python_path_wall_s": round(
+            medians["analyse"]["wall_s"] - medians["analyse, Python path"]["wall_s"], 3
         ),
         "numba_floor_minus_numpy_wall_s": round(
             medians["numba floor"]["wall_s"] - medians["numpy"]["wall_s"], 3
