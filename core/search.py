@@ -54,9 +54,10 @@ class Line(Sequence[Move]):
         self._moves: tuple[Move, ...] = ()
 
     def moves(self) -> tuple[Move, ...]:
-        """The line as a tuple, made on the first call."""
-        if self._make is not None:
-            self._moves = self._make()
+        """The line as a tuple, made on the first call (two threads may both make it: the same)."""
+        make = self._make
+        if make is not None:
+            self._moves = make()
             self._make = None
         return self._moves
 

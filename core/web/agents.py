@@ -100,8 +100,9 @@ class Agents:
         An agent not yet built that reads a model file is built by a builder thread, waited
         for at most ``build_seconds`` (others are built in the request's thread). A search that
         expands no more than the root (``greedy``, ``random``) runs in the request's own
-        thread; any other is stopped at once and searched again in the pool, bounded by the
-        limits and stopped when ``client`` goes away.
+        thread, on the Python path (``GuardedGame``); any other is stopped at once and searched
+        again in the pool (compiled when it can be), bounded by the limits and stopped when
+        ``client`` goes away.
         """
         if p.game.is_terminal(p.state):
             raise RequestError("the game is over: the agent has no move")
@@ -118,10 +119,10 @@ class Agents:
         def search(nodes: int, cancel: threading.Event) -> SearchResult:
             rng = np.random.default_rng([self.seed, len(p.moves)])
             deadline = time.monotonic() + limits.seconds + GRACE
-            game: Any = GuardedGame(p.game, nodes, deadline, cancel)
+            game: Any = GuardedGame(p.game, nodes, deadline, cancel, compiled=nodes > LIGHT)
             return agent.searcher.search(game, p.state, agent.evaluator, rng)
 
-        try:
+        try:  # the trial: on the Python path, where every expansion is counted
             result = search(LIGHT, threading.Event())
         except OverBudget:
             wait = limits.seconds + 2 * GRACE

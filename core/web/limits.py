@@ -87,16 +87,28 @@ class GuardedGame:
     """``game`` as a searcher sees it in ``serve``: every expansion (``children``,
     ``legal_moves``) is counted, and past ``nodes`` expansions or ``deadline`` (a monotonic
     time), or once ``cancel`` is set, the search is stopped with ``SearchStopped``. Everything
-    else is the game's own."""
+    else is the game's own, but its kernels only when ``compiled``: a compiled search expands
+    its tree inside a kernel, unseen by the count, so the request thread's trial (``LIGHT``
+    expansions) must search on the Python path to find out whether a search is light."""
 
-    def __init__(self, game: Game, nodes: int, deadline: float, cancel: threading.Event) -> None:
+    def __init__(
+        self,
+        game: Game,
+        nodes: int,
+        deadline: float,
+        cancel: threading.Event,
+        compiled: bool = True,
+    ) -> None:
         self._game = game
         self._nodes = nodes
         self._deadline = deadline
         self._cancel = cancel
         self._count = 0
+        self._compiled = compiled
 
     def __getattr__(self, name: str) -> Any:
+        if name == "kernels" and not self._compiled:
+            raise AttributeError(name)
         return getattr(self._game, name)
 
     def _tick(self) -> None:

@@ -75,6 +75,39 @@ def test_a_request_beyond_the_pool_gets_503_at_once_and_a_greedy_reply_still_com
             busy.join(timeout=60)
 
 
+def test_the_request_threads_trial_counts_a_compiled_searchs_expansions():
+    """A compiled search expands its tree inside a kernel, unseen by the guard's count: the
+    trial in the request's thread hides the game's kernels, so a compiled alpha-beta is found
+    heavy there (and searched in the pool, compiled), while greedy stays light."""
+    import threading
+
+    import numpy as np
+
+    from mindgames.agent import build_agent
+    from mindgames.kernels import kernels_of
+    from mindgames.web.limits import LIGHT, GuardedGame, OverBudget
+
+    registry = get_registry()
+    game = registry.game("checkers")
+    start = game.initial_state()
+
+    def guarded(nodes: int, compiled: bool) -> GuardedGame:
+        return GuardedGame(game, nodes, time.monotonic() + 60, threading.Event(), compiled)
+
+    assert kernels_of(guarded(LIGHT, False)) is None
+    assert kernels_of(guarded(LIGHT, True)) is not None
+    deep = build_agent(registry, game, "alphabeta:depth=3,eval=material")
+    with pytest.raises(OverBudget):
+        deep.searcher.search(guarded(LIGHT, False), start, deep.evaluator, np.random.default_rng(1))
+    found = deep.searcher.search(guarded(10, True), start, deep.evaluator, np.random.default_rng(1))
+    assert found.stats.path == "compiled" and found.stats.nodes > LIGHT
+    greedy = build_agent(registry, game, "greedy:eval=material")
+    light = greedy.searcher.search(
+        guarded(LIGHT, False), start, greedy.evaluator, np.random.default_rng(1)
+    )
+    assert light.move in dict(game.children(start))
+
+
 def test_model_files_are_named_only_inside_models_and_every_refusal_reads_the_same(tmp_path):
     """Defect 2: ``eval=@/etc/passwd`` was opened, and a missing and an existing path gave
     different messages; a FIFO froze every agent request."""
