@@ -21,7 +21,7 @@ from mindgames.ladder.rate import rate
 from mindgames.modelfile import PREFIX as MODEL_PREFIX
 from mindgames.modelfile import load_evaluator, read_model_file
 from mindgames.registry import Registry
-from mindgames.zoo import PREFIX, SUFFIX
+from mindgames.zoo import PREFIX, SUFFIX, models
 
 NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
@@ -45,9 +45,18 @@ def add(
     scheduler: str | None = None,
 ) -> tuple[Path, dict[str, Any]]:
     """Rate ``model`` on ``ladder`` and write it as ``into/NAME.npz``; return the file and the
-    rating."""
+    rating. A name some zoo folder (or ``into``) already holds is refused: ``@zoo:NAME`` names
+    one file, and a shipped model is not overwritten by accident."""
     if not NAME.fullmatch(name):
         raise ConfigError(f"zoo add: name {name!r}: use lower-case letters, digits and '-'")
+    out = Path(into) / f"{name}{SUFFIX}"
+    taken = models().get(name)
+    for path in (out, taken):
+        if path is not None and path.exists():  # refused before the gauntlet's games
+            raise ConfigError(
+                f"zoo add: {path} already holds zoo model {name!r}; remove it to replace it, "
+                "or choose another name"
+            )
     game, _, _ = load_evaluator(model, registry)
     meta, arrays = read_model_file(model)
     if registry.game(ladder.game).spec() != game.spec():
@@ -76,7 +85,6 @@ def add(
         "ladder_games": ladder.provenance.get("games"),
     }
     Path(into).mkdir(parents=True, exist_ok=True)
-    out = Path(into) / f"{name}{SUFFIX}"
     arrays_out = {MODEL_PREFIX + key: value for key, value in arrays.items()}
     write_npz(out, {**meta, "provenance": provenance}, arrays_out, ModelFileError)
     read_model_file(out)  # the copy reads back as a model file

@@ -187,3 +187,22 @@ def test_zoo_add_rates_a_model_and_keeps_its_provenance(tmp_path, monkeypatch):
     assert again.returncode == 0, again.stderr
     assert round(json.loads(again.stdout)["elo"], 1) == p["ladder_rating"]
     one_line_error(run("zoo", "add", tmp_path / "run" / "model.npz", "Bad Name"), "name")
+
+
+def test_zoo_add_refuses_a_name_the_zoo_already_holds_and_changes_nothing(zoo, tmp_path):
+    """A name that a zoo folder or the target folder holds is one line (``@zoo:NAME`` names one
+    file; a shipped model is not overwritten by accident), and every file stays as it was."""
+    model = models()["kalah-td"]
+    kept = {path: path.read_bytes() for path in (model, zoo / "k33-test.npz")}
+    for name in ("kalah-td", "k33-test"):  # shipped; in MINDGAMES_ZOO
+        refused = run("zoo", "add", model, name, "--into", tmp_path / "mine", "--workers", "1")
+        one_line_error(refused, "already holds", name)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "fresh.npz").write_bytes(b"not mine to replace")
+    one_line_error(
+        run("zoo", "add", model, "fresh", "--into", mine, "--workers", "1"), "already holds"
+    )
+    assert (mine / "fresh.npz").read_bytes() == b"not mine to replace"
+    assert {path: path.read_bytes() for path in kept} == kept
+    assert sorted(p.name for p in mine.iterdir()) == ["fresh.npz"]
