@@ -50,9 +50,8 @@ def add(
     if not NAME.fullmatch(name):
         raise ConfigError(f"zoo add: name {name!r}: use lower-case letters, digits and '-'")
     out = Path(into) / f"{name}{SUFFIX}"
-    taken = models().get(name)
-    for path in (out, taken):
-        if path is not None and path.exists():  # refused before the gauntlet's games
+    for path in (out, models().get(name)):  # refused before the gauntlet's games
+        if path is not None and path.exists():
             raise ConfigError(
                 f"zoo add: {path} already holds zoo model {name!r}; remove it to replace it, "
                 "or choose another name"
