@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import io
 import json
 import math
@@ -142,6 +143,18 @@ def npz_elements(data: Any) -> int:
                 shape, _, _ = np.lib.format.read_array_header_2_0(member)
         total += math.prod(shape)
     return total
+
+
+def sha256_of(path: str | Path) -> str:
+    """The SHA-256 of a file's bytes (hex), read in blocks: names a file's exact content."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    except OSError as exc:
+        raise FileError(f"{path}: cannot read: {_reason(exc)}") from None
+    return h.hexdigest()
 
 
 def append_jsonl(fh: IO[str], record: dict[str, Any]) -> None:

@@ -34,6 +34,9 @@ class TrainingResult:
 
     evaluator: Evaluator
     history: tuple[dict[str, Any], ...] = ()
+    #: what the run read besides its config and seed (a supervised run's data files, each with
+    #: its digest and record), added to the saved model's provenance so that it names its data
+    inputs: Mapping[str, Any] = attrs.field(factory=dict)
 
 
 #: learner options that say where the work runs, not what it computes (processes, a Dask

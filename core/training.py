@@ -208,6 +208,8 @@ def run(
         from mindgames.modelfile import save_evaluator
 
         provenance = {"learner": name, "config": raw, "seed": seed, "commit": source}
+        if result.inputs:
+            provenance["inputs"] = dict(result.inputs)
         provenance |= {"cpu_seconds": round(cpu, 2), "history_rows": len(result.history)}
         if resume:
             provenance["resumed"] = True  # cpu_seconds counts the last part only

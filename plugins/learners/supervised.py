@@ -31,6 +31,7 @@ from mindgames import checkpoint
 from mindgames.data.playouts import from_games
 from mindgames.data.sets import DataSet, merge, read_dataset, split_by_group
 from mindgames.errors import CapabilityError, MindgamesError
+from mindgames.files import sha256_of
 from mindgames.game import Game, ImportsGames
 from mindgames.interrupts import stop_requested
 from mindgames.learner import Learner, Progress, TrainingResult
@@ -111,7 +112,8 @@ class SupervisedLearner(Learner):
         who = f"learner {self.name!r}"
         if self.target == "td":
             require({DIFFERENTIABLE}, model, who=f"{who} with target 'td'")
-        data = self.load(game)
+        parts = self._parts(game)
+        data = merge(parts) if len(parts) > 1 else parts[0][1]
         xs = evaluator.encoding.encode_batch([game.parse_position(t) for t in data.positions])
         assert data.labels is not None
         train_rows, valid_rows = split_by_group(data.groups, self.validation, rng)
@@ -140,7 +142,7 @@ class SupervisedLearner(Learner):
                 if stop_requested() or fit.done or (every and fit.epoch % every == 0):
                     self._save(path, model, fit, rng, history)
         fit.finish()
-        return TrainingResult(evaluator, tuple(history))
+        return TrainingResult(evaluator, tuple(history), {"data": sources(parts)})
 
     def _steps(self, game: Game, evaluator: Evaluator) -> np.ndarray | None:
         """The fitter's measured steps per weight (``measure``), or None when set by the config."""
@@ -154,6 +156,11 @@ class SupervisedLearner(Learner):
     def load(self, game: Game) -> DataSet:
         """Every file of ``data`` as one data set: data sets (``.npz``) of this game with labels,
         and game records (any other suffix: ``Game.import_games``) labelled by their results."""
+        parts = self._parts(game)
+        return merge(parts) if len(parts) > 1 else parts[0][1]
+
+    def _parts(self, game: Game) -> list[tuple[str, DataSet]]:
+        """Each file of ``data`` read as a data set, with its name."""
         who = f"learner {self.name!r}"
         parts = []
         for path in self.data:
@@ -164,7 +171,7 @@ class SupervisedLearner(Learner):
                     raise CapabilityError(f"game {game.name!r} cannot read game records")
                 games, _ = game.import_games(path)
                 parts.append((path, from_games(game, games, provenance={"source": path})))
-        return merge(parts) if len(parts) > 1 else parts[0][1]
+        return parts
 
     # --- checkpoints ---------------------------------------------------------------------
     def _save(
@@ -184,6 +191,15 @@ class SupervisedLearner(Learner):
             model.set_params(saved.arrays["params"])
         fit.restore(saved.counters, saved.arrays)
         return saved.history
+
+
+def sources(parts: list[tuple[str, DataSet]]) -> list[dict[str, Any]]:
+    """Each data file as the model's provenance names it: path, SHA-256 of its bytes, rows, and
+    the record it carries (how it was made: generator, labeller)."""
+    return [
+        {"file": path, "sha256": sha256_of(path), "rows": len(part), "record": part.provenance}
+        for path, part in parts
+    ]
 
 
 class GameReplay:

@@ -3,6 +3,7 @@ checkpoints and exact resume, refusals; ``pdn extract`` feeding it."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 from mindgames.cli.main import cli
 from mindgames.data.sets import DataSet, read_dataset, write_dataset
 from mindgames.errors import CapabilityError, DataSetError, MindgamesError
+from mindgames.modelfile import read_model_file
 from mindgames.plugins.learners.supervised import SupervisedLearner
 from mindgames.registry import get_registry
 from mindgames.training import TRAINED_FOR, read_history, run
@@ -205,3 +207,55 @@ def test_pdn_extract_of_no_usable_game_is_one_line_and_writes_nothing(tmp_path):
     result = CliRunner().invoke(cli, ["pdn", "extract", str(pdn), "-o", str(out)])
     assert result.exit_code == 2 and "no game to extract" in result.output
     assert not out.exists()
+
+
+def header_commands(path: Path) -> list[list[str]]:
+    """The ``mindgames`` commands in a config's header comments (continued lines joined)."""
+    commands: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text = line.lstrip("#").strip()
+        if commands and commands[-1].endswith("\\"):
+            commands[-1] = commands[-1][:-1] + " " + text
+        elif text.startswith("mindgames "):
+            commands.append(text)
+    return [command.split()[1:] for command in commands]
+
+
+def test_the_distilled_checkers_example_trains_on_its_documented_data(tmp_path, monkeypatch):
+    """The three commands of examples/tournaments/checkers-distill-positions.toml, shrunk (one
+    opening, 30-ply games, labels by a 2-ply search), then the training config on their output."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    tournament = examples / "tournaments" / "checkers-distill-positions.toml"
+    text = tournament.read_text(encoding="utf-8")
+    assert "\ncount = 120\n" in text and "\nmax_plies = 200\n" in text
+    small = text.replace("\ncount = 120\n", "\ncount = 1\n").replace(
+        "max_plies = 200", "max_plies = 30"
+    )
+    (tmp_path / "positions.toml").write_text(small, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    commands = header_commands(tournament)
+    documented = str(tournament.relative_to(examples.parent))
+    assert [c[:2] for c in commands] == [
+        ["tournament", documented], ["pdn", "extract"], ["data", "label"]
+    ]  # fmt: skip
+    commands[0][1] = "positions.toml"
+    commands[2] = [a.replace("depth=8", "depth=2") for a in commands[2]]
+    for args in commands:
+        result = CliRunner().invoke(cli, [*args, *(["--workers", "1"] if args[0] != "pdn" else [])])
+        assert result.exit_code == 0, (args, result.output)
+    labelled = read_dataset("runs/distill-d8.npz")
+    assert len(labelled) > 100 and labelled.labels is not None
+    inner = (np.abs(labelled.labels) > 0) & (np.abs(labelled.labels) < 1)
+    assert np.any(inner)  # search values in pieces, not the games' results
+    assert labelled.provenance["labeller"]["agent"].startswith("alphabeta:depth=2,eval=material")
+    assert len(np.unique(labelled.groups)) == 12  # 4 agents, round robin, colours swapped
+    training = (examples / "training" / "checkers-distilled.toml").read_text(encoding="utf-8")
+    assert 'data = ["runs/distill-d8.npz"]' in training and "\nepochs = 500\n" in training
+    (tmp_path / "d.toml").write_text(training.replace("\nepochs = 500\n", "\nepochs = 3\n"))
+    done = run(tmp_path / "d.toml", out=tmp_path / "runs" / "d")
+    assert len(done.result.history) == 3
+    assert done.result.evaluator.encoding.width == 165
+    (source,) = read_model_file(done.model_path)[0]["provenance"]["inputs"]["data"]
+    digest = hashlib.sha256(Path("runs/distill-d8.npz").read_bytes()).hexdigest()
+    assert source["file"] == "runs/distill-d8.npz" and source["sha256"] == digest
+    assert source["rows"] == len(labelled) and source["record"] == labelled.provenance
