@@ -47,11 +47,39 @@ def write_config(path: Path, config: dict[str, Any]) -> Path:
     return path
 
 
-def shortened(config: dict[str, Any]) -> dict[str, Any]:
+def small_games(game: str, tmp_path: Path, labelled: bool) -> Path:
+    """Twelve short games of ``game`` as PDN (a tiny tournament), or their positions labelled by
+    material's 1-ply search: data for a shortened run of a learner that reads data files."""
+    (tmp_path / "t.toml").write_text(
+        f'game = "{game}"\nformat = "round-robin"\nseed = 1\nmax_plies = 30\n'
+        '[openings]\nkind = "random"\nplies = 2\ncount = 6\n[agents]\n'
+        'a = "alphabeta:depth=1,eval=material,random_ties=true"\nb = "random"\n',
+        encoding="utf-8",
+    )
+    steps = [("tournament", tmp_path / "t.toml", "--out", tmp_path / "t", "--workers", "1")]
+    games = tmp_path / "t" / "games.pdn"
+    if labelled:
+        steps.append(("pdn", "extract", games, "-o", tmp_path / "p.npz", "--game", game))
+        steps.append(("data", "label", tmp_path / "p.npz", "-o", tmp_path / "l.npz", "--agent",
+                      "alphabeta:depth=1,eval=material", "--workers", "1", "--quiet"))  # fmt: skip
+    for args in steps:
+        done = run(*args, timeout=300)
+        assert done.returncode == 0, done.stderr
+    return tmp_path / "l.npz" if labelled else games
+
+
+def shortened(config: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
     """The same config with a budget of a batch or two (the learner's games and checkpoints);
     a learner that counts generations (co-evolution: ``games`` is then each individual's) runs
-    one generation of one game each."""
+    one generation of one game each; one that reads data files fits two epochs of small data of
+    the same kind (``small_games``)."""
     learner = dict(config["learner"])
+    if "data" in learner:
+        labelled = learner.get("target", "label") == "label"
+        data = small_games(config["game"], tmp_path, labelled)
+        fit = {**learner.get("fit", {}), "epochs": 2, "min_epochs": 1, "patience": 1}
+        learner.update(data=[str(data)], fit=fit)
+        return {**config, "learner": learner}
     if "generations" in learner:
         learner.update(generations=1, games=1, checkpoint_every=1)
         return {**config, "learner": learner}
@@ -95,7 +123,7 @@ def unevolved(encoding: str, config: dict[str, Any]) -> tuple[str, dict[str, Any
 @pytest.mark.parametrize("name", sorted(ZOO))
 def test_a_shortened_run_of_a_zoo_config_trains_the_same_kind_of_model(name, tmp_path):
     meta, arrays = read_model_file(ZOO[name])
-    config = write_config(tmp_path / "c.toml", shortened(meta["provenance"]["config"]))
+    config = write_config(tmp_path / "c.toml", shortened(meta["provenance"]["config"], tmp_path))
     done = run("train", config, "--out", tmp_path / "run", "--quiet", timeout=600)
     assert done.returncode == 0, done.stderr
     again, arrays_again = read_model_file(tmp_path / "run" / "model.npz")
