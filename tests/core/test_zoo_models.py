@@ -114,8 +114,11 @@ def test_a_zoo_model_records_its_provenance_and_rating(name):
 def unevolved(encoding: str, config: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """An encoding spec without the option its learner evolves (co-evolution's
     ``king_option``): the value differs from run to run, the encoding does not."""
+    evolved = config["learner"].get("king_option")
+    if evolved is None:  # nothing evolved (the spec may join encodings: 'samuel+binary4k')
+        return encoding, {}
     name, options = parse_spec(encoding)
-    options.pop(config["learner"].get("king_option"), None)
+    options.pop(evolved, None)
     return name, options
 
 

@@ -221,9 +221,10 @@ def header_commands(path: Path) -> list[list[str]]:
     return [command.split()[1:] for command in commands]
 
 
-def test_the_distilled_checkers_example_trains_on_its_documented_data(tmp_path, monkeypatch):
+def test_the_distilled_checkers_examples_train_on_their_documented_data(tmp_path, monkeypatch):
     """The three commands of examples/tournaments/checkers-distill-positions.toml, shrunk (one
-    opening, 30-ply games, labels by a 2-ply search), then the training config on their output."""
+    opening, 30-ply games, labels by a 2-ply search), then both training configs on their
+    output: the search-taught net on the labels, the expert trainer along the games."""
     examples = Path(__file__).resolve().parents[2] / "examples"
     tournament = examples / "tournaments" / "checkers-distill-positions.toml"
     text = tournament.read_text(encoding="utf-8")
@@ -259,3 +260,10 @@ def test_the_distilled_checkers_example_trains_on_its_documented_data(tmp_path, 
     digest = hashlib.sha256(Path("runs/distill-d8.npz").read_bytes()).hexdigest()
     assert source["file"] == "runs/distill-d8.npz" and source["sha256"] == digest
     assert source["rows"] == len(labelled) and source["record"] == labelled.provenance
+    expert = (examples / "training" / "checkers-neurodraughts-expert.toml").read_text("utf-8")
+    assert 'data = ["runs/distill-games/games.pdn"]' in expert and "\nepochs = 30\n" in expert
+    (tmp_path / "e.toml").write_text(expert.replace("\nepochs = 30\n", "\nepochs = 3\n"))
+    done = run(tmp_path / "e.toml", out=tmp_path / "runs" / "e")
+    assert [row["epoch"] for row in done.result.history] == [1, 2, 3]
+    (source,) = read_model_file(done.model_path)[0]["provenance"]["inputs"]["data"]
+    assert source["file"] == "runs/distill-games/games.pdn" and source["rows"] == len(labelled)
