@@ -116,6 +116,8 @@ def test_every_training_example_builds(path):
         assert learner.stages >= 4 and learner.positions >= 200
     elif name in ("hg", "shg"):
         assert learner.total() * (learner.steps or learner.population) >= 100
+    elif learner.target == "td":  # an epoch is a pass of TD(lambda) along every game
+        assert learner.fit.epochs >= 20
     else:
         assert learner.fit.epochs >= 100
     assert evaluator.encoding.width == len(evaluator.encoding.columns) > 0
