@@ -113,7 +113,7 @@ class SupervisedLearner(Learner):
         if self.target == "td":
             require({DIFFERENTIABLE}, model, who=f"{who} with target 'td'")
         parts = self._parts(game)
-        data = merge(parts) if len(parts) > 1 else parts[0][1]
+        data, inputs = joined(parts), {"data": sources(parts)}  # the files as read, not as left
         xs = evaluator.encoding.encode_batch([game.parse_position(t) for t in data.positions])
         assert data.labels is not None
         train_rows, valid_rows = split_by_group(data.groups, self.validation, rng)
@@ -142,7 +142,7 @@ class SupervisedLearner(Learner):
                 if stop_requested() or fit.done or (every and fit.epoch % every == 0):
                     self._save(path, model, fit, rng, history)
         fit.finish()
-        return TrainingResult(evaluator, tuple(history), {"data": sources(parts)})
+        return TrainingResult(evaluator, tuple(history), inputs)
 
     def _steps(self, game: Game, evaluator: Evaluator) -> np.ndarray | None:
         """The fitter's measured steps per weight (``measure``), or None when set by the config."""
@@ -156,8 +156,7 @@ class SupervisedLearner(Learner):
     def load(self, game: Game) -> DataSet:
         """Every file of ``data`` as one data set: data sets (``.npz``) of this game with labels,
         and game records (any other suffix: ``Game.import_games``) labelled by their results."""
-        parts = self._parts(game)
-        return merge(parts) if len(parts) > 1 else parts[0][1]
+        return joined(self._parts(game))
 
     def _parts(self, game: Game) -> list[tuple[str, DataSet]]:
         """Each file of ``data`` read as a data set, with its name."""
@@ -191,6 +190,11 @@ class SupervisedLearner(Learner):
             model.set_params(saved.arrays["params"])
         fit.restore(saved.counters, saved.arrays)
         return saved.history
+
+
+def joined(parts: list[tuple[str, DataSet]]) -> DataSet:
+    """The parts as one data set (merged when there are several)."""
+    return merge(parts) if len(parts) > 1 else parts[0][1]
 
 
 def sources(parts: list[tuple[str, DataSet]]) -> list[dict[str, Any]]:
