@@ -130,7 +130,7 @@ class SupervisedLearner(Learner):
         history: list[dict[str, Any]] = []
         path = checkpoint.path_in(workdir)
         if checkpoint.resumable(workdir, resume):
-            history = self._load(path, model, fit, rng)
+            history = self._load(path, model, fit, rng, inputs["data"])
         before = float(history[-1].get("elapsed", 0.0)) if history else 0.0
         began = time.perf_counter()
         while not fit.done:
@@ -140,7 +140,7 @@ class SupervisedLearner(Learner):
             every = self.checkpoint_every
             with reporting(row, progress):
                 if stop_requested() or fit.done or (every and fit.epoch % every == 0):
-                    self._save(path, model, fit, rng, history)
+                    self._save(path, model, fit, rng, history, inputs["data"])
         fit.finish()
         return TrainingResult(evaluator, tuple(history), inputs)
 
@@ -174,18 +174,40 @@ class SupervisedLearner(Learner):
 
     # --- checkpoints ---------------------------------------------------------------------
     def _save(
-        self, path: Path, model: Model, fit: Fit, rng: np.random.Generator, history: list[Any]
+        self,
+        path: Path,
+        model: Model,
+        fit: Fit,
+        rng: np.random.Generator,
+        history: list[Any],
+        data: list[dict[str, Any]],
     ) -> None:
         """The checkpoint (``mindgames.checkpoint``): the fit's counters and arrays (its best
-        weights, the fitter's state) and the weights."""
+        weights, the fitter's state), the weights, and the data files' digests."""
         counters, arrays = fit.state()
+        counters = {**counters, "data_sha256": [source["sha256"] for source in data]}
         params = model.get_params() if isinstance(model, Parametric) else np.zeros(0)
         arrays = {**arrays, "params": params}
         checkpoint.save(path, self, counters=counters, history=history, arrays=arrays, rng=rng)
 
-    def _load(self, path: Path, model: Model, fit: Fit, rng: np.random.Generator) -> list[Any]:
-        """Restore the weights, the fit and the random state; return the history."""
+    def _load(
+        self,
+        path: Path,
+        model: Model,
+        fit: Fit,
+        rng: np.random.Generator,
+        data: list[dict[str, Any]],
+    ) -> list[Any]:
+        """Restore the weights, the fit and the random state; return the history. A data file
+        that changed since the checkpoint is refused: the run would go on fitting other data."""
         saved = checkpoint.load(path, self, rng=rng)
+        digests = saved.counters.pop("data_sha256", None)
+        for source, before in zip(data, digests or [], strict=False):
+            if source["sha256"] != before:
+                raise MindgamesError(
+                    f"{source['file']}: changed since the run's checkpoint (its SHA-256 "
+                    "differs); resume with the same data or train into a new --out"
+                )
         if isinstance(model, Parametric):
             model.set_params(saved.arrays["params"])
         fit.restore(saved.counters, saved.arrays)

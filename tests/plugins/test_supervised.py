@@ -87,6 +87,27 @@ def test_a_stopped_run_resumes_to_the_same_weights(tmp_path, solved, fitter):
     assert TRAINED_FOR in whole.result.history[-1]  # curves of several learners read it
 
 
+def test_a_run_whose_data_changed_since_its_checkpoint_is_not_resumed(tmp_path, solved):
+    data = tmp_path / "data.npz"
+    data.write_bytes(solved.read_bytes())
+    path = config(tmp_path, data, checkpoint_every=2, fit={"epochs": 10})
+    seen = []
+
+    def killer(row):
+        seen.append(row)
+        if len(seen) == 4:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run(path, out=tmp_path / "cut", progress=killer)
+    original = read_dataset(data)
+    write_dataset(data, original.with_labels(-original.labels, {"agent": "negated"}))
+    with pytest.raises(MindgamesError, match=r"data.npz: changed since the run's checkpoint"):
+        run(path, out=tmp_path / "cut", resume=True)
+    write_dataset(data, original)  # the same content again: the digest matches, it resumes
+    assert len(run(path, out=tmp_path / "cut", resume=True).result.history) == 10
+
+
 def test_pdn_extract_labels_every_position_by_the_result_for_the_side_to_move(extracted):
     data = read_dataset(extracted, game="checkers", need=("label",))
     game = get_registry().game("checkers")
