@@ -65,20 +65,25 @@ class Killed(Exception):
     pass
 
 
+def cut(path: Path, out: Path, rows: int) -> None:
+    """Train ``path`` into ``out`` and kill the run at its ``rows``-th history row."""
+    seen = []
+
+    def killer(row):
+        seen.append(row)
+        if len(seen) == rows:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run(path, out=out, progress=killer)
+
+
 @pytest.mark.parametrize("fitter", ["rprop", "adam"])
 def test_a_stopped_run_resumes_to_the_same_weights(tmp_path, solved, fitter):
     options = {"checkpoint_every": 4, "fit": {"epochs": 14, "fitter": f'"{fitter}"'}}
     path = config(tmp_path, solved, **options)
     whole = run(path, out=tmp_path / "whole")
-    seen = []
-
-    def killer(row):
-        seen.append(row)
-        if len(seen) == 9:
-            raise Killed
-
-    with pytest.raises(Killed):
-        run(path, out=tmp_path / "cut", progress=killer)
+    cut(path, tmp_path / "cut", 9)
     resumed = run(path, out=tmp_path / "cut", resume=True)
     np.testing.assert_array_equal(
         resumed.result.evaluator.model.get_params(), whole.result.evaluator.model.get_params()
@@ -91,15 +96,7 @@ def test_a_run_whose_data_changed_since_its_checkpoint_is_not_resumed(tmp_path, 
     data = tmp_path / "data.npz"
     data.write_bytes(solved.read_bytes())
     path = config(tmp_path, data, checkpoint_every=2, fit={"epochs": 10})
-    seen = []
-
-    def killer(row):
-        seen.append(row)
-        if len(seen) == 4:
-            raise Killed
-
-    with pytest.raises(Killed):
-        run(path, out=tmp_path / "cut", progress=killer)
+    cut(path, tmp_path / "cut", 4)
     original = read_dataset(data)
     write_dataset(data, original.with_labels(-original.labels, {"agent": "negated"}))
     with pytest.raises(MindgamesError, match=r"data.npz: changed since the run's checkpoint"):
