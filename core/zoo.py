@@ -58,10 +58,16 @@ def path_of(name: str) -> Path:
 
 
 def resolve(path: str | Path) -> Path:
-    """``zoo:NAME`` as its file; any other path as it is."""
+    """``zoo:NAME`` as its file; any other path as it is. ``@`` marks a model file only inside
+    an agent spec (``eval=@FILE``): a missing ``@...`` given as a file is refused with that hint."""
     text = str(path)
     if text.startswith(PREFIX):
         return path_of(text[len(PREFIX) :])
+    if text.startswith("@") and not Path(path).exists():
+        raise ModelFileError(
+            f"{text}: no such model file ('@' marks a model file in agent specs, eval=@FILE; "
+            f"name it here without the '@': {text[1:]})"
+        )
     return Path(path)
 
 

@@ -74,6 +74,13 @@ def test_user_error_is_one_line_exit_2_and_verbose_shows_traceback(tmp_path):
     assert verbose.returncode != 0 and "Traceback" in verbose.stderr
 
 
+def test_a_model_file_named_with_an_agent_specs_at_sign_gets_the_hint(tmp_path):
+    out = mindgames("describe-model", "@zoo:checkers-td")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert "name it here without the '@': zoo:checkers-td" in out.stderr
+    assert mindgames("describe-model", "zoo:checkers-td").returncode == 0
+
+
 def test_unknown_game_exit_2():
     out = mindgames("describe", "no-such-game")
     assert out.returncode == 2
