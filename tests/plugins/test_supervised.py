@@ -4,6 +4,7 @@ checkpoints and exact resume, refusals; ``pdn extract`` feeding it."""
 from __future__ import annotations
 
 import hashlib
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -236,7 +237,7 @@ def header_commands(path: Path) -> list[list[str]]:
             commands[-1] = commands[-1][:-1] + " " + text
         elif text.startswith("mindgames "):
             commands.append(text)
-    return [command.split()[1:] for command in commands]
+    return [shlex.split(command)[1:] for command in commands]  # as console_commands splits
 
 
 def test_the_distilled_checkers_examples_train_on_their_documented_data(tmp_path, monkeypatch):
