@@ -11,7 +11,9 @@
 
 ``Fit`` runs epochs with early stopping: the validation error may rise for ``patience`` epochs
 before training stops, never before ``min_epochs``; the weights of the best validation epoch
-are restored at the end.
+are restored at the end. With ``average_from`` set, the result is instead the mean of the
+weights after each epoch from that one on (Polyak-Ruppert averaging), and every epoch runs:
+for a noisy trainer (TD along games) one epoch's weights are a noisy draw, their mean is not.
 
 ``step`` and ``lr`` unset: each weight's first RPROP step, or Adam's step, is ``RPROP_MOVE`` or
 ``ADAM_MOVE`` over the root mean squared length of that weight's inputs, measured by the learner
@@ -66,6 +68,8 @@ class FitOptions:
     epochs: int = attrs.field(default=200, validator=v.ge(1))
     min_epochs: int = attrs.field(default=20, validator=v.ge(0))
     patience: int = attrs.field(default=20, validator=v.ge(1))
+    #: 0: keep the best validation epoch; N: the mean of the weights after epochs N..epochs
+    average_from: int = attrs.field(default=0, validator=v.ge(0))
     #: RPROP's first step and Adam's step; None: scaled to the inputs (module docstring)
     step: float | None = attrs.field(default=None, validator=v.optional(v.gt(0.0)))
     step_min: float = attrs.field(default=1e-6, validator=v.gt(0.0))
@@ -76,6 +80,13 @@ class FitOptions:
     batch: int = attrs.field(default=64, validator=v.ge(1))
     beta1: float = attrs.field(default=0.9, validator=[v.ge(0.0), v.lt(1.0)])
     beta2: float = attrs.field(default=0.999, validator=[v.ge(0.0), v.lt(1.0)])
+
+    def __attrs_post_init__(self) -> None:
+        if self.average_from > self.epochs:
+            raise ValueError(
+                f"'average_from' must be at most 'epochs' ({self.epochs}): "
+                f"got {self.average_from}, which would average no epoch"
+            )
 
 
 @attrs.frozen(eq=False)
@@ -263,6 +274,9 @@ class Fit:
         self.best_error = float("inf")
         self.best_epoch = 0
         self.best_params = np.array(as_parametric(model).get_params(), dtype=float)
+        #: sum and count of the weights averaged so far (``average_from``)
+        self.average_sum = np.zeros_like(self.best_params)
+        self.averaged = 0
         self.done = False
 
     def step(self, rng: np.random.Generator) -> dict[str, Any]:
@@ -273,23 +287,32 @@ class Fit:
         if error < self.best_error:
             self.best_error, self.best_epoch = error, self.epoch
             self.best_params = np.array(as_parametric(self.model).get_params(), dtype=float)
+        averaging = self.o.average_from > 0
+        if averaging and self.epoch >= self.o.average_from:
+            self.average_sum += as_parametric(self.model).get_params()
+            self.averaged += 1
         waited = self.epoch - self.best_epoch
         one_shot = isinstance(self.trainer, ClosedForm)
         self.done = (
             one_shot
             or self.epoch >= self.o.epochs
-            or (self.epoch >= self.o.min_epochs and waited >= self.o.patience)
+            or (not averaging and self.epoch >= self.o.min_epochs and waited >= self.o.patience)
         )
         row = {"epoch": self.epoch, "train_mse": round(train_error, 8)}
         if self.valid is not None:
             row["valid_mse"] = round(error, 8)
         row["best_epoch"] = self.best_epoch
+        if averaging:
+            row["averaged"] = self.averaged
         return row
 
     def finish(self) -> None:
-        """Restore the weights of the best epoch."""
+        """Set the result: the mean of the averaged epochs' weights, else the best epoch's."""
         if isinstance(self.model, Parametric):
-            self.model.set_params(self.best_params)
+            if self.averaged:
+                self.model.set_params(self.average_sum / self.averaged)
+            else:
+                self.model.set_params(self.best_params)
 
     def state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """What a checkpoint keeps: counters (JSON) and arrays."""
@@ -298,15 +321,19 @@ class Fit:
             "best_error": self.best_error,
             "best_epoch": self.best_epoch,
             "done": self.done,
+            "averaged": self.averaged,
         }
         arrays = {f"fitter/{k}": a for k, a in self.trainer.arrays().items()}
         arrays["best_params"] = self.best_params
+        arrays["average_sum"] = self.average_sum
         return meta, arrays
 
     def restore(self, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         self.epoch, self.best_epoch = int(meta["epoch"]), int(meta["best_epoch"])
         self.best_error, self.done = float(meta["best_error"]), bool(meta["done"])
         self.best_params = arrays["best_params"]
+        self.averaged = int(meta.get("averaged", 0))  # checkpoints before averaging: none
+        self.average_sum = arrays.get("average_sum", np.zeros_like(self.best_params))
         prefix = "fitter/"
         self.trainer.load({k[len(prefix) :]: a for k, a in arrays.items() if k.startswith(prefix)})
 

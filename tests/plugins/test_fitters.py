@@ -118,3 +118,39 @@ def test_early_stopping_tolerates_rises_and_waits_for_min_epochs():
     assert fit.best_epoch == 9 and fit.epoch == 13
     fit.finish()
     assert mse(model, valid) == pytest.approx(0.2)
+
+
+def averaged_fit(options: FitOptions, stop_at: int | None = None) -> tuple[Fit, list[np.ndarray]]:
+    """A small net fitted by RPROP with ``options``; the weights after each epoch beside it.
+    ``stop_at``: checkpoint there (``state``) and go on in a new ``Fit`` (``restore``)."""
+    train, valid = problem()
+    rng = np.random.default_rng(1)
+    net = MLP(rng.uniform(-0.1, 0.1, 3 * 4 + 4 + 5), 3, [4], "tanh", False)
+    fit = Fit(net, trainer_for(net, train, options, "test"), valid, options)
+    seen = []
+    while not fit.done:
+        fit.step(rng)
+        seen.append(net.get_params().copy())
+        if fit.epoch == stop_at:
+            meta, arrays = fit.state()
+            fit = Fit(net, trainer_for(net, train, options, "test"), valid, options)
+            fit.restore(meta, arrays)
+    fit.finish()
+    return fit, seen
+
+
+def test_averaging_keeps_the_mean_of_the_last_epochs_and_runs_every_epoch():
+    # patience 1 would stop this fit early; averaging runs all 30 epochs and keeps the mean
+    options = FitOptions(epochs=30, min_epochs=0, patience=1, average_from=21)
+    fit, seen = averaged_fit(options)
+    assert fit.epoch == 30 and fit.averaged == 10
+    np.testing.assert_allclose(fit.model.get_params(), np.mean(seen[20:], axis=0))
+    assert not np.allclose(fit.model.get_params(), seen[fit.best_epoch - 1])
+    # the same run checkpointed in the middle of the averaging: the same weights
+    resumed, _ = averaged_fit(options, stop_at=25)
+    np.testing.assert_array_equal(resumed.model.get_params(), fit.model.get_params())
+
+
+def test_averaging_from_beyond_the_last_epoch_is_refused():
+    with pytest.raises(ValueError, match="'average_from' must be at most 'epochs' \\(10\\)"):
+        FitOptions(epochs=10, average_from=11)

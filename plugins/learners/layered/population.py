@@ -79,19 +79,21 @@ def errors(model: Model, population: np.ndarray, patterns: Patterns) -> np.ndarr
 def rprop_fit(
     model: Model, params: np.ndarray, sets: Sets, options: FitOptions, rng: np.random.Generator
 ) -> np.ndarray:
-    """``params`` trained by RPROP with early stopping on the test set; the best epoch's."""
+    """``params`` trained by RPROP with early stopping on the test set: the result ``Fit`` keeps
+    (the best epoch's, or the average of the last epochs with ``average_from``)."""
     as_parametric(model).set_params(params)
     trainer = Rprop(sets.train, len(params), options)
     fit = Fit(model, trainer, sets.test, options)
     while not fit.done:
         fit.step(rng)
     fit.finish()
-    return np.array(fit.best_params, dtype=float)
+    return np.array(as_parametric(model).get_params(), dtype=float)
 
 
 def _pass_options(o: PopulationOptions) -> FitOptions:
     low = min(o.fit.min_epochs, o.pass_epochs)
-    return attrs.evolve(o.fit, epochs=o.pass_epochs, min_epochs=low)
+    average = min(o.fit.average_from, o.pass_epochs)
+    return attrs.evolve(o.fit, epochs=o.pass_epochs, min_epochs=low, average_from=average)
 
 
 def first(params: np.ndarray, o: PopulationOptions, rng: np.random.Generator) -> np.ndarray:
