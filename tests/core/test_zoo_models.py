@@ -78,6 +78,8 @@ def shortened(config: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
         labelled = learner.get("target", "label") == "label"
         data = small_games(config["game"], tmp_path, labelled)
         fit = {**learner.get("fit", {}), "epochs": 2, "min_epochs": 1, "patience": 1}
+        if fit.get("average_from"):
+            fit["average_from"] = 2
         learner.update(data=[str(data)], fit=fit)
         return {**config, "learner": learner}
     if "generations" in learner:

@@ -280,9 +280,13 @@ def test_the_distilled_checkers_examples_train_on_their_documented_data(tmp_path
     assert source["file"] == "runs/distill-d8.npz" and source["sha256"] == digest
     assert source["rows"] == len(labelled) and source["record"] == labelled.provenance
     expert = (examples / "training" / "checkers-neurodraughts-expert.toml").read_text("utf-8")
-    assert 'data = ["runs/distill-games/games.pdn"]' in expert and "\nepochs = 30\n" in expert
-    (tmp_path / "e.toml").write_text(expert.replace("\nepochs = 30\n", "\nepochs = 3\n"))
+    assert 'data = ["runs/distill-games/games.pdn"]' in expert and "\nepochs = 40\n" in expert
+    assert "\naverage_from = 25 " in expert
+    shrunk = expert.replace("\nepochs = 40\n", "\nepochs = 3\n")
+    (tmp_path / "e.toml").write_text(shrunk.replace("\naverage_from = 25 ", "\naverage_from = 2 "))
     done = run(tmp_path / "e.toml", out=tmp_path / "runs" / "e")
-    assert [row["epoch"] for row in done.result.history] == [1, 2, 3]
+    # every epoch runs; the net is the mean of the weights after epochs 2 and 3
+    rows = done.result.history
+    assert [(row["epoch"], row["averaged"]) for row in rows] == [(1, 0), (2, 1), (3, 2)]
     (source,) = read_model_file(done.model_path)[0]["provenance"]["inputs"]["data"]
     assert source["file"] == "runs/distill-games/games.pdn" and source["rows"] == len(labelled)
