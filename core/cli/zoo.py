@@ -1,4 +1,5 @@
-"""``mindgames zoo list|show``: the trained models shipped with the package (``@zoo:NAME``)."""
+"""``mindgames zoo list|show|add|rerate``: the trained models shipped with the package
+(``@zoo:NAME``)."""
 
 from __future__ import annotations
 
@@ -103,6 +104,29 @@ def add(
     click.echo(
         f"{out}: Elo {rating['elo']:+.0f} [{rating['elo_low']:+.0f}, {rating['elo_high']:+.0f}] "
         f"on the {ladder.game} ladder, {rating['games']} games at depth {depth}"
+    )
+
+
+@zoo.command()
+@click.argument("name")
+@workers_option
+@scheduler_option
+def rerate(name: str, workers: int | None, scheduler: str | None) -> None:
+    """Rate zoo model NAME again on its game's shipped ladder, as it was rated (agent, games,
+    seed), and rewrite its rating in place: after a ladder is rebuilt."""
+    from mindgames.ladder.file import shipped_ladder
+    from mindgames.modelfile import game_spec, read_model_file
+    from mindgames.zooadd import rerate as rerate_model
+
+    registry = get_registry()
+    meta, _ = read_model_file(path_of(name))
+    ladder = shipped_ladder(registry, game_spec(meta["game"], registry))
+    out, old, rating = rerate_model(registry, ladder, name, workers=workers, scheduler=scheduler)
+    before = meta["provenance"].get("ladder_rating")
+    click.echo(
+        f"{out}: Elo {rating['elo']:+.0f} [{rating['elo_low']:+.0f}, {rating['elo_high']:+.0f}] "
+        f"on the {ladder.game} ladder ({rating['games']} games, seed {old['seed']}; "
+        f"recorded before: {before:+.0f})"
     )
 
 

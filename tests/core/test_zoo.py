@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from mindgames.agent import build_evaluator
-from mindgames.modelfile import read_model_file, save_evaluator
+from mindgames.files import write_npz
+from mindgames.modelfile import PREFIX, read_model_file, save_evaluator
 from mindgames.registry import get_registry
 from mindgames.zoo import models
 from tests.support.cli import one_line_error, run
@@ -206,3 +207,30 @@ def test_zoo_add_refuses_a_name_the_zoo_already_holds_and_changes_nothing(zoo, t
     assert (mine / "fresh.npz").read_bytes() == b"not mine to replace"
     assert {path: path.read_bytes() for path in kept} == kept
     assert sorted(p.name for p in mine.iterdir()) == ["fresh.npz"]
+
+
+def test_zoo_rerate_rates_a_model_again_as_recorded_and_keeps_the_rest(tmp_path, monkeypatch):
+    """``zoo rerate`` (after a ladder is rebuilt) plays the recorded agent, games and seed again
+    and rewrites only the record: a file whose record was changed gets the gauntlet's figure
+    back, its weights and the rest of its provenance as they were."""
+    folder = tmp_path / "zoo"
+    folder.mkdir()
+    added = run("zoo", "add", models()["kalah-td"], "k-again", "--depth", "1", "--games", "4",
+                "--into", folder, "--workers", "1")  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    path = folder / "k-again.npz"
+    meta, arrays = read_model_file(path)
+    recorded = meta["provenance"]
+    stale = {**recorded, "ladder_rating": -1.0,
+             "ladder": {**recorded["ladder"], "elo_low": -9.0, "elo_high": 9.0}}  # fmt: skip
+    write_npz(path, {**meta, "provenance": stale}, {PREFIX + k: v for k, v in arrays.items()})
+    monkeypatch.setenv("MINDGAMES_ZOO", str(folder))
+    again = run("zoo", "rerate", "k-again", "--workers", "1")
+    assert again.returncode == 0, again.stderr
+    assert "recorded before: -1" in again.stdout
+    meta_again, arrays_again = read_model_file(path)
+    assert meta_again["provenance"] == recorded
+    assert {k: v.tolist() for k, v in arrays_again.items()} == {
+        k: v.tolist() for k, v in arrays.items()
+    }
+    one_line_error(run("zoo", "rerate", "no-such-model"), "no such zoo model")
