@@ -79,9 +79,11 @@ def cut(path: Path, out: Path, rows: int) -> None:
         run(path, out=out, progress=killer)
 
 
-@pytest.mark.parametrize("fitter", ["rprop", "adam"])
-def test_a_stopped_run_resumes_to_the_same_weights(tmp_path, solved, fitter):
-    options = {"checkpoint_every": 4, "fit": {"epochs": 14, "fitter": f'"{fitter}"'}}
+@pytest.mark.parametrize(("fitter", "average_from"), [("rprop", 0), ("adam", 0), ("rprop", 6)])
+def test_a_stopped_run_resumes_to_the_same_weights(tmp_path, solved, fitter, average_from):
+    # averaging from epoch 6: the cut at 9 resumes from the checkpoint of epoch 8, mid-average
+    fit = {"epochs": 14, "fitter": f'"{fitter}"', "average_from": average_from}
+    options = {"checkpoint_every": 4, "fit": fit}
     path = config(tmp_path, solved, **options)
     whole = run(path, out=tmp_path / "whole")
     cut(path, tmp_path / "cut", 9)
