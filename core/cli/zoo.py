@@ -123,10 +123,11 @@ def rerate(name: str, workers: int | None, scheduler: str | None) -> None:
     ladder = shipped_ladder(registry, game_spec(meta["game"], registry))
     out, old, rating = rerate_model(registry, ladder, name, workers=workers, scheduler=scheduler)
     before = meta["provenance"].get("ladder_rating")
+    recorded = f"{before:+.0f}" if isinstance(before, int | float) else "none"
     click.echo(
         f"{out}: Elo {rating['elo']:+.0f} [{rating['elo_low']:+.0f}, {rating['elo_high']:+.0f}] "
         f"on the {ladder.game} ladder ({rating['games']} games, seed {old['seed']}; "
-        f"recorded before: {before:+.0f})"
+        f"recorded before: {recorded})"
     )
 
 

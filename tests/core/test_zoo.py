@@ -234,3 +234,7 @@ def test_zoo_rerate_rates_a_model_again_as_recorded_and_keeps_the_rest(tmp_path,
         k: v.tolist() for k, v in arrays.items()
     }
     one_line_error(run("zoo", "rerate", "no-such-model"), "no such zoo model")
+    unrated = {k: v for k, v in recorded.items() if k not in ("ladder", "ladder_rating")}
+    write_npz(folder / "k-unrated.npz", {**meta, "provenance": unrated},
+              {PREFIX + k: v for k, v in arrays.items()})  # fmt: skip
+    one_line_error(run("zoo", "rerate", "k-unrated"), "records no rating to repeat")
